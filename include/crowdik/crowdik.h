@@ -1,0 +1,291 @@
+/*
+ * crowdik: inverse kinematics for whole crowds.
+ *
+ * The public face of the library. Many IK chains (the legs, spines or tails of
+ * hundreds to tens of thousands of characters) live side by side in a
+ * structure-of-arrays batch and are solved together with Cyclic Coordinate
+ * Descent (CCD), joint limits applied after every step. The exact solver
+ * semantics are documented in docs/solver.md; the batch layout and the bulk
+ * path in docs/layout.md.
+ *
+ * Conventions: single precision, metres (or any consistent unit), radians.
+ * Quaternions are Hamilton quaternions stored (x, y, z, w), unit length,
+ * rotating vectors actively (v' = q v q*); a * b applies b first.
+ *
+ * Thread safety: every function is re-entrant. Functions that take a
+ * `const cik_batch *` may run concurrently on the same batch; a function that
+ * takes a non-const batch needs exclusive access to that batch. Different
+ * batches are independent. The library keeps no global mutable state except
+ * the kernel dispatch table, which is chosen once, thread-safely.
+ *
+ * Errors are values: every function that can fail returns a cik_status and
+ * changes nothing when it refuses its input.
+ *
+ * The header compiles as C99, C11 and C++.
+ */
+#ifndef CROWDIK_CROWDIK_H
+#define CROWDIK_CROWDIK_H
+
+#include <stddef.h>
+
+#define CIK_VERSION_MAJOR 0
+#define CIK_VERSION_MINOR 1
+#define CIK_VERSION_PATCH 0
+
+/* CIK_API marks the exported functions: the shared library is built with
+ * hidden visibility and exports these alone. */
+#if defined(_WIN32) && defined(CIK_SHARED)
+#if defined(CIK_BUILDING)
+#define CIK_API __declspec(dllexport)
+#else
+#define CIK_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define CIK_API __attribute__((visibility("default")))
+#else
+#define CIK_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A point or direction. */
+typedef struct cik_vec3 {
+    float x, y, z;
+} cik_vec3;
+
+/** A unit quaternion, (x, y, z) the vector part, w the scalar part. */
+typedef struct cik_quat {
+    float x, y, z, w;
+} cik_quat;
+
+/** What a function reports. CIK_OK is 0; every other value is a refusal or a
+ *  failure, and the call changed nothing. */
+typedef enum cik_status {
+    CIK_OK = 0,
+    /** A null pointer, an index or count out of range, a joint count that
+     *  does not match the batch's. */
+    CIK_ERROR_ARGUMENT = 1,
+    /** A NaN or infinite value, or a quaternion far from unit length. */
+    CIK_ERROR_NON_FINITE = 2,
+    /** An unknown limit type, a zero axis, min_angle > max_angle, an angle
+     *  outside [-pi, pi] or swing_max outside [0, pi]. */
+    CIK_ERROR_LIMIT = 3,
+    /** The storage could not be allocated (or its size would overflow). */
+    CIK_ERROR_OUT_OF_MEMORY = 4,
+    /** The requested backend is not built in or not supported by this CPU. */
+    CIK_ERROR_BACKEND_UNAVAILABLE = 5,
+    /** Bad solver options: threshold <= 0 or non-finite, max_iterations < 0. */
+    CIK_ERROR_OPTIONS = 6,
+    /** A quaternion whose length is far from 1 (more than 1e-2 off). */
+    CIK_ERROR_NOT_UNIT = 7
+} cik_status;
+
+/** A static, human-readable description of a status ("ok", "bad argument..."). */
+CIK_API const char *cik_status_string(cik_status status);
+
+/** The library's version as "MAJOR.MINOR.PATCH" (the built library's, which
+ *  may differ from the header's CIK_VERSION_* macros). */
+CIK_API const char *cik_version(void);
+
+/** Joint limit types. */
+typedef enum cik_limit_type {
+    CIK_LIMIT_NONE = 0,
+    /** A hinge about `axis`: the joint keeps only the rotation about the axis,
+     *  its angle clamped to [min_angle, max_angle]. */
+    CIK_LIMIT_HINGE = 1,
+    /** Ball and socket: the rotation is split into a twist about `axis`
+     *  (clamped to [min_angle, max_angle]) and a swing whose angle is clamped
+     *  to swing_max. */
+    CIK_LIMIT_SWING_TWIST = 2
+} cik_limit_type;
+
+/** A joint limit, in the joint's local (parent-relative) frame; the identity
+ *  rotation is the bind pose. Angles in radians. */
+typedef struct cik_limit {
+    cik_limit_type type;
+    /** Hinge or twist axis in the joint's parent frame. Any non-zero length;
+     *  it is normalised when set. */
+    cik_vec3 axis;
+    /** Hinge or twist range, -pi <= min_angle <= max_angle <= pi. */
+    float min_angle, max_angle;
+    /** Swing cone half-angle in [0, pi] (swing-twist only). */
+    float swing_max;
+} cik_limit;
+
+/** The most joints a chain may have. */
+#define CIK_MAX_JOINTS 16
+
+/** One chain in array-of-structs form, for setting up and reading back.
+ *  Joint j's origin is `offset[j]` in its parent's frame (joint 0's parent is
+ *  the root frame: `root_position`, `root_rotation` in world space).
+ *  `rotation[j]` is joint j's local rotation: the start pose going in, the
+ *  solution coming out. `effector` is the end effector's offset in the last
+ *  joint's frame; `target` is where it should go, in world space. */
+typedef struct cik_chain {
+    int joint_count;
+    cik_vec3 root_position;
+    cik_quat root_rotation;
+    cik_vec3 offset[CIK_MAX_JOINTS];
+    cik_quat rotation[CIK_MAX_JOINTS];
+    cik_limit limit[CIK_MAX_JOINTS];
+    cik_vec3 effector;
+    cik_vec3 target;
+} cik_chain;
+
+/** Solver implementations. REFERENCE is the plain one-chain-at-a-time oracle;
+ *  SCALAR is the vector kernel built for one lane; the others are the vector
+ *  kernel for that instruction set. AUTO picks the best the CPU supports. */
+typedef enum cik_backend {
+    CIK_BACKEND_AUTO = 0,
+    CIK_BACKEND_REFERENCE = 1,
+    CIK_BACKEND_SCALAR = 2,
+    CIK_BACKEND_SSE = 3,
+    CIK_BACKEND_AVX2 = 4,
+    CIK_BACKEND_AVX512 = 5,
+    CIK_BACKEND_NEON = 6
+} cik_backend;
+
+#define CIK_BACKEND_COUNT 7
+
+/** 1 when `backend` is built in and this CPU runs it, else 0. AUTO is always
+ *  available. */
+CIK_API int cik_backend_available(cik_backend backend);
+
+/** A static name ("reference", "avx512", ...); "unknown" for bad values. */
+CIK_API const char *cik_backend_name(cik_backend backend);
+
+/** The backend AUTO resolves to on this CPU. */
+CIK_API cik_backend cik_backend_best(void);
+
+/** Solver options. Start from cik_default_options(). */
+typedef struct cik_options {
+    /** A chain has converged when |effector - target| < threshold (world
+     *  units; > 0). Default 1e-3 (1 mm for metre units). */
+    float threshold;
+    /** The most CCD passes (tip to root over every joint); >= 0. Default 10. */
+    int max_iterations;
+    /** Which implementation solves. Default AUTO. */
+    cik_backend backend;
+    /** Most OpenMP threads to use; 0 = OpenMP's default, 1 = the calling
+     *  thread only. Small batches always run on the calling thread. */
+    int threads;
+} cik_options;
+
+/** threshold 1e-3, 10 passes, AUTO backend, threads 0. */
+CIK_API cik_options cik_default_options(void);
+
+/** A batch of chains sharing one joint count, stored as structure of arrays.
+ *  Opaque; see docs/layout.md for the streams that cik_batch_streams exposes. */
+typedef struct cik_batch cik_batch;
+
+/** Creates a batch of `chain_count` chains (>= 0) of `joint_count` joints
+ *  (1..CIK_MAX_JOINTS). Every chain starts as a valid chain: root at the
+ *  origin, identity rotations, zero offsets, no limits, target at the origin.
+ *  Returns CIK_ERROR_ARGUMENT for a null `out` or counts out of range and
+ *  CIK_ERROR_OUT_OF_MEMORY when the storage cannot be allocated. The batch
+ *  owns all its memory; free it with cik_batch_destroy. */
+CIK_API cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out);
+
+/** Frees a batch and everything it owns. NULL is accepted. */
+CIK_API void cik_batch_destroy(cik_batch *batch);
+
+/** Number of chains, joint count (0 for a null batch). */
+CIK_API int cik_batch_chain_count(const cik_batch *batch);
+CIK_API int cik_batch_joint_count(const cik_batch *batch);
+
+/** Validates `chain` and writes it into slot `index`. Refuses, changing
+ *  nothing: null pointers or an index out of range (ARGUMENT), a joint_count
+ *  different from the batch's (ARGUMENT), any NaN or infinity (NON_FINITE), a
+ *  quaternion whose length is off 1 by more than 1e-2 (NOT_UNIT; nearer ones
+ *  are normalised), a bad limit (LIMIT). Clears the chain's last result. */
+CIK_API cik_status cik_batch_set_chain(cik_batch *batch, int index, const cik_chain *chain);
+
+/** Reads slot `index` back (rotations are the last solution). */
+CIK_API cik_status cik_batch_get_chain(const cik_batch *batch, int index, cik_chain *out);
+
+/** Sets one chain's target (world space). */
+CIK_API cik_status cik_batch_set_target(cik_batch *batch, int index, cik_vec3 target);
+
+/** Sets one chain's root transform (world space). */
+CIK_API cik_status cik_batch_set_root(cik_batch *batch, int index, cik_vec3 position,
+                                      cik_quat rotation);
+
+/** Sets one joint's local rotation (the start pose of the next solve). */
+CIK_API cik_status cik_batch_set_rotation(cik_batch *batch, int index, int joint,
+                                          cik_quat rotation);
+
+/** Reads one joint's local rotation. */
+CIK_API cik_status cik_batch_get_rotation(const cik_batch *batch, int index, int joint,
+                                          cik_quat *out);
+
+/** The bulk path: pointers straight into the batch's streams, one float per
+ *  chain, indexed by chain (stream[i] is chain i; valid for
+ *  i < cik_batch_chain_count). Write targets, roots and start rotations for a
+ *  whole frame, solve, read rotations back, without a call per chain.
+ *  Streams are 64-byte aligned. Values written here are not validated: a
+ *  chain whose data is non-finite at solve time is SKIPPED (pose untouched,
+ *  error NaN) and no other chain is affected. Rotations written here should
+ *  be unit quaternions. Offsets, effectors and limits are set through
+ *  cik_batch_set_chain (limits carry derived data). The pointers stay valid
+ *  until the batch is destroyed. */
+typedef struct cik_streams {
+    int chain_count;
+    int joint_count;
+    float *target_x, *target_y, *target_z;
+    float *root_position_x, *root_position_y, *root_position_z;
+    float *root_rotation_x, *root_rotation_y, *root_rotation_z, *root_rotation_w;
+    float *rotation_x[CIK_MAX_JOINTS];
+    float *rotation_y[CIK_MAX_JOINTS];
+    float *rotation_z[CIK_MAX_JOINTS];
+    float *rotation_w[CIK_MAX_JOINTS];
+} cik_streams;
+
+/** Fills `out` with the batch's stream pointers (unused joints get NULL). */
+CIK_API cik_status cik_batch_streams(cik_batch *batch, cik_streams *out);
+
+/** Solves every chain of the batch in place (rotations are read as the start
+ *  pose and overwritten with the solution) and records a result per chain.
+ *  Refuses bad options (OPTIONS) or an unavailable backend
+ *  (BACKEND_UNAVAILABLE) before touching anything. Allocates nothing and
+ *  takes no lock. A null `options` means cik_default_options(). */
+CIK_API cik_status cik_solve(cik_batch *batch, const cik_options *options);
+
+/** Result flags. */
+#define CIK_RESULT_CONVERGED 1u   /**< error < threshold */
+#define CIK_RESULT_UNREACHABLE 2u /**< target farther from joint 0 than the chain's reach */
+#define CIK_RESULT_SKIPPED 4u     /**< non-finite data: pose untouched, error NaN */
+
+/** One chain's outcome of the last solve. */
+typedef struct cik_result {
+    /** |effector - target| after the solve (NaN when skipped). */
+    float error;
+    /** CCD passes run (0 when the start pose already met the threshold). */
+    int iterations;
+    /** CIK_RESULT_* bits. */
+    unsigned flags;
+} cik_result;
+
+/** Reads chain `index`'s result of the last solve (error 0, iterations 0,
+ *  flags 0 before any solve or after the chain was set). */
+CIK_API cik_status cik_batch_result(const cik_batch *batch, int index, cik_result *out);
+
+/** Forward kinematics of one chain of the batch: world positions of its
+ *  joints (`joint_positions`, joint_count entries, may be NULL) and of its
+ *  effector (`effector`, may be NULL). */
+CIK_API cik_status cik_batch_forward(const cik_batch *batch, int index, cik_vec3 *joint_positions,
+                                     cik_vec3 *effector);
+
+/** Forward kinematics of a chain in array-of-structs form (no batch needed). */
+CIK_API cik_status cik_chain_forward(const cik_chain *chain, cik_vec3 *joint_positions,
+                                     cik_vec3 *effector);
+
+/** Bytes the batch owns (for memory budgets). */
+CIK_API size_t cik_batch_memory_bytes(const cik_batch *batch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CROWDIK_CROWDIK_H */

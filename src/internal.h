@@ -1,0 +1,122 @@
+/*
+ * The batch's stream layout, shared by src/ only.
+ *
+ * A batch is one 64-byte aligned allocation of equally long float streams,
+ * one per component: chain-level streams (target, root, effector), then
+ * CIK__JS streams per joint (rotation, offset, limit and the limit's derived
+ * half-angle sines and cosines), then the result streams. Every stream holds
+ * `stride` floats: the chain count rounded up to CIK__PAD lanes (so kernels
+ * of 1, 4, 8 and 16 lanes, interleaved up to 4 blocks deep, never need a
+ * scalar tail), plus 16 floats when that would make the stride a multiple of
+ * 4 KiB (streams 4 KiB apart alias in L1 and evict each other).
+ *
+ * The padding lanes hold a valid chain that has converged before it starts
+ * (zero offsets, target at the root), so kernels run them at no cost and
+ * their results are never read.
+ */
+#ifndef CROWDIK_INTERNAL_H
+#define CROWDIK_INTERNAL_H
+
+#include "crowdik/crowdik.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Lanes a stream is padded to: 16 lanes (AVX-512) x 4 interleaved blocks. */
+#define CIK__PAD 64
+
+enum cik__chain_stream {
+    CIK__TX, CIK__TY, CIK__TZ,         /* target, world */
+    CIK__RPX, CIK__RPY, CIK__RPZ,      /* root position, world */
+    CIK__RQX, CIK__RQY, CIK__RQZ, CIK__RQW, /* root rotation, world */
+    CIK__EX, CIK__EY, CIK__EZ,         /* effector offset in the last joint's frame */
+    CIK__CHAIN_STREAMS
+};
+
+enum cik__joint_stream {
+    CIK__QX, CIK__QY, CIK__QZ, CIK__QW, /* local rotation */
+    CIK__OX, CIK__OY, CIK__OZ,          /* offset in the parent's frame */
+    CIK__LTYPE,                         /* limit type as a float: 0, 1, 2 */
+    CIK__AX, CIK__AY, CIK__AZ,          /* unit limit axis */
+    CIK__LMIN, CIK__LMAX,               /* hinge / twist range, radians */
+    CIK__LSWING,                        /* swing cone half-angle, radians */
+    /* Derived when the limit is set, so kernels need no transcendentals:
+     * sin and cos of half of min, max and swing_max. */
+    CIK__SMIN, CIK__CMIN, CIK__SMAX, CIK__CMAX, CIK__SSWING, CIK__CSWING,
+    CIK__JS
+};
+
+enum cik__result_stream {
+    CIK__ERR,   /* float */
+    CIK__ITER,  /* int32 */
+    CIK__FLAGS, /* uint32 */
+    CIK__RESULT_STREAMS
+};
+
+struct cik_batch {
+    int chain_count;
+    int joint_count;
+    int padded;        /* lanes per stream that kernels may touch */
+    size_t stride;     /* floats between consecutive streams */
+    size_t bytes;      /* the allocation's size */
+    void *memory;      /* what to free */
+    float *base;       /* 64-byte aligned start of stream 0 */
+};
+
+static inline float *cik__chain_stream(const cik_batch *b, int s)
+{
+    return b->base + (size_t)s * b->stride;
+}
+
+static inline float *cik__joint_stream(const cik_batch *b, int joint, int s)
+{
+    return b->base + ((size_t)CIK__CHAIN_STREAMS + (size_t)joint * CIK__JS + (size_t)s) * b->stride;
+}
+
+static inline void *cik__result_stream(const cik_batch *b, int s)
+{
+    return b->base +
+           ((size_t)CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS + (size_t)s) * b->stride;
+}
+
+/* Reads chain `index` out of the streams without any check (the rotations are
+ * the current pose). Used by get_chain and by the reference solver. */
+void cik__read_chain(const cik_batch *b, int index, cik_chain *out);
+
+/* Writes the rotations of `chain` back into slot `index`. */
+void cik__write_rotations(cik_batch *b, int index, const cik_chain *chain);
+
+/* The reference solver: chains [begin, end) one at a time, SPEC step by step. */
+void cik__solve_reference(cik_batch *b, float threshold, int max_iterations, int begin, int end);
+
+/* Everything a vector kernel needs for one solve. */
+typedef struct cik__kernel_job {
+    const cik_batch *batch;
+    float threshold;
+    int max_iterations;
+} cik__kernel_job;
+
+/* A vector kernel: solves lanes [begin, end) (multiples of its group width,
+ * end <= batch->padded). */
+typedef void (*cik__kernel_fn)(const cik__kernel_job *job, int begin, int end);
+
+typedef struct cik__kernel {
+    cik_backend backend;
+    int group_lanes; /* lanes per interleaved group: a block boundary multiple */
+    cik__kernel_fn solve;
+} cik__kernel;
+
+/* The kernels built into this library (NULL solve when not built in). */
+extern const cik__kernel cik__kernel_scalar;
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
+#define CIK__X86 1
+extern const cik__kernel cik__kernel_sse;
+extern const cik__kernel cik__kernel_avx2;
+extern const cik__kernel cik__kernel_avx512;
+#endif
+#if defined(__aarch64__)
+#define CIK__ARM64 1
+extern const cik__kernel cik__kernel_neon;
+#endif
+
+#endif /* CROWDIK_INTERNAL_H */

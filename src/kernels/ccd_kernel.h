@@ -1,0 +1,370 @@
+/*
+ * The CCD kernel, written once against the vector layer (vec_<isa>.h and
+ * vec_wide.h) and compiled once per instruction set by ccd_<isa>.c, which
+ * defines CIK_KERNEL_SYMBOL, CIK_KERNEL_BACKEND and CIK_IL first.
+ *
+ * Every lane is one chain; a group of CIK_LANES chains runs through the
+ * solver semantics (docs/solver.md) together. Nothing is per-lane scalar:
+ * the shortest arc needs no acos, joint limits are clamped by half-angle
+ * sign tests against sines and cosines the batch derived when the limit was
+ * set, and reciprocal square roots are refined estimates.
+ *
+ * Masks carry the per-lane control flow:
+ *   valid   the lane's data is finite (otherwise it is SKIPPED, never written)
+ *   active  valid and not yet converged at the start of this pass
+ *   moved   this pass rotated the lane at least once
+ * A lane that leaves `active` is frozen: every later update is a select that
+ * keeps its old value, so its pose, error and pass count are what it would
+ * be alone. Forward kinematics is recomputed for every lane, converged or
+ * not; unchanged inputs give bitwise unchanged outputs, so that is safe.
+ */
+#include "../internal.h"
+#include "vec_wide.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* SPEC epsilons, squared: |v| < 1e-6 <=> |v|^2 < 1e-12. */
+#define K_EPS2 1e-12f
+/* Floor for a squared length before a reciprocal square root, so that lanes
+ * masked out by a zero length compute finite junk instead of inf * 0. */
+#define K_TINY 1e-30f
+/* sin and cos of half the stall breaker's 0.25 rad bend. */
+#define K_UNSTICK_S 0.12467473338522769f
+#define K_UNSTICK_C 0.99219766722932900f
+
+typedef struct { vf x, y, z; } v3;
+typedef struct { vf x, y, z, w; } vq;
+
+CIK_INLINE v3 v3_load(const float *x, const float *y, const float *z, int i)
+{
+    v3 r = {v_load(x + i), v_load(y + i), v_load(z + i)};
+    return r;
+}
+CIK_INLINE v3 v3_add(v3 a, v3 b) { v3 r = {v_add(a.x, b.x), v_add(a.y, b.y), v_add(a.z, b.z)}; return r; }
+CIK_INLINE v3 v3_sub(v3 a, v3 b) { v3 r = {v_sub(a.x, b.x), v_sub(a.y, b.y), v_sub(a.z, b.z)}; return r; }
+CIK_INLINE v3 v3_scale(v3 a, vf s) { v3 r = {v_mul(a.x, s), v_mul(a.y, s), v_mul(a.z, s)}; return r; }
+CIK_INLINE vf v3_dot(v3 a, v3 b) { return v_fma(a.x, b.x, v_fma(a.y, b.y, v_mul(a.z, b.z))); }
+CIK_INLINE v3 v3_cross(v3 a, v3 b)
+{
+    v3 r = {v_fnma(a.z, b.y, v_mul(a.y, b.z)), v_fnma(a.x, b.z, v_mul(a.z, b.x)),
+            v_fnma(a.y, b.x, v_mul(a.x, b.y))};
+    return r;
+}
+CIK_INLINE v3 v3_sel(vm m, v3 a, v3 b)
+{
+    v3 r = {v_sel(m, a.x, b.x), v_sel(m, a.y, b.y), v_sel(m, a.z, b.z)};
+    return r;
+}
+/* a / |a|; junk (but finite) where a is zero: callers mask those lanes. */
+CIK_INLINE v3 v3_normalize(v3 a) { return v3_scale(a, v_rsqrt(v_max(v3_dot(a, a), v_set1(K_TINY)))); }
+
+CIK_INLINE vq q_load(const float *x, const float *y, const float *z, const float *w, int i)
+{
+    vq r = {v_load(x + i), v_load(y + i), v_load(z + i), v_load(w + i)};
+    return r;
+}
+CIK_INLINE vq q_mul(vq a, vq b)
+{
+    vq r;
+    r.x = v_fma(a.w, b.x, v_fma(a.x, b.w, v_fnma(a.z, b.y, v_mul(a.y, b.z))));
+    r.y = v_fma(a.w, b.y, v_fma(a.y, b.w, v_fnma(a.x, b.z, v_mul(a.z, b.x))));
+    r.z = v_fma(a.w, b.z, v_fma(a.z, b.w, v_fnma(a.y, b.x, v_mul(a.x, b.y))));
+    r.w = v_fnma(a.x, b.x, v_fnma(a.y, b.y, v_fnma(a.z, b.z, v_mul(a.w, b.w))));
+    return r;
+}
+/* conj(a) * b without building conj(a). */
+CIK_INLINE vq q_conj_mul(vq a, vq b)
+{
+    vq na = {v_neg(a.x), v_neg(a.y), v_neg(a.z), a.w};
+    return q_mul(na, b);
+}
+CIK_INLINE vq q_sel(vm m, vq a, vq b)
+{
+    vq r = {v_sel(m, a.x, b.x), v_sel(m, a.y, b.y), v_sel(m, a.z, b.z), v_sel(m, a.w, b.w)};
+    return r;
+}
+CIK_INLINE vq q_normalize(vq a)
+{
+    vf n2 = v_fma(a.x, a.x, v_fma(a.y, a.y, v_fma(a.z, a.z, v_mul(a.w, a.w))));
+    vf inv = v_rsqrt(v_max(n2, v_set1(K_TINY)));
+    vq r = {v_mul(a.x, inv), v_mul(a.y, inv), v_mul(a.z, inv), v_mul(a.w, inv)};
+    return r;
+}
+/* v' = q v q* = v + w t + u x t with u = q.xyz, t = 2 u x v. */
+CIK_INLINE v3 q_rotate(vq q, v3 v)
+{
+    v3 u = {q.x, q.y, q.z};
+    v3 t = v3_cross(u, v);
+    t = v3_scale(t, v_set1(2.0f));
+    v3 ut = v3_cross(u, t);
+    v3 r = {v_add(v_fma(q.w, t.x, v.x), ut.x), v_add(v_fma(q.w, t.y, v.y), ut.y),
+            v_add(v_fma(q.w, t.z, v.z), ut.z)};
+    return r;
+}
+/* A half turn about a unit axis. */
+CIK_INLINE vq q_half_turn(v3 axis)
+{
+    vq r = {axis.x, axis.y, axis.z, v_set1(0.0f)};
+    return r;
+}
+
+/* SPEC perp(a): cross a with the basis axis along which |a| is smallest
+ * (ties x, then y, then z), normalised. */
+CIK_INLINE v3 perp(v3 a)
+{
+    vf ax = v_abs(a.x), ay = v_abs(a.y), az = v_abs(a.z);
+    vm use_x = w_and(v_le(ax, ay), v_le(ax, az));
+    vm use_y = w_andnot(v_le(ay, az), use_x);
+    vf zero = v_set1(0.0f);
+    /* a x ex = (0, az, -ay), a x ey = (-az, 0, ax), a x ez = (ay, -ax, 0) */
+    v3 cz = {a.y, v_neg(a.x), zero};
+    v3 cy = {v_neg(a.z), zero, a.x};
+    v3 cx = {zero, a.z, v_neg(a.y)};
+    return v3_normalize(v3_sel(use_x, cx, v3_sel(use_y, cy, cz)));
+}
+
+/* The per-group working set. */
+typedef struct group {
+    vq q[CIK_MAX_JOINTS]; /* local rotations */
+    vq W[CIK_MAX_JOINTS]; /* world rotations */
+    v3 P[CIK_MAX_JOINTS]; /* world positions */
+    v3 off[CIK_MAX_JOINTS];
+    vq root_q;
+    v3 root_p, eff, T, E;
+    int joints;
+    int lane0;
+    const cik_batch *batch;
+} group;
+
+CIK_INLINE vf jload(const group *g, int j, int s) { return v_load(cik__joint_stream(g->batch, j, s) + g->lane0); }
+
+CIK_INLINE vq parent_world(const group *g, int j) { return j == 0 ? g->root_q : g->W[j - 1]; }
+
+/* Forward kinematics after joint j's local rotation changed (j = 0 with
+ * `all` recomputes P[0] too, for the first evaluation). */
+CIK_INLINE void forward_from(group *g, int j, int all)
+{
+    if (all) g->P[0] = v3_add(g->root_p, q_rotate(g->root_q, g->off[0]));
+    for (int k = j; k < g->joints; ++k) {
+        if (k > 0 && (k > j || all)) g->P[k] = v3_add(g->P[k - 1], q_rotate(g->W[k - 1], g->off[k]));
+        g->W[k] = q_mul(parent_world(g, k), g->q[k]);
+    }
+    g->E = v3_add(g->P[g->joints - 1], q_rotate(g->W[g->joints - 1], g->eff));
+}
+
+/* Clamps a unit half-angle pair (s, c) = (sin h, cos h), c >= 0, to the
+ * range whose half-angle sines and cosines are given, and returns the
+ * rotation (axis * s, c). h > phi <=> sin(h - phi) = s cos(phi) - c sin(phi)
+ * > 0, valid because both half-angles lie in [-pi/2, pi/2]. Comparing s with
+ * sin(phi) instead would fail near +-pi/2, where sin is flat. */
+CIK_INLINE vq clamp_about_axis(vf s, vf c, v3 axis, vf smin, vf cmin, vf smax, vf cmax)
+{
+    vm above = v_gt(v_fnma(c, smax, v_mul(s, cmax)), v_set1(0.0f));
+    vm below = v_lt(v_fnma(c, smin, v_mul(s, cmin)), v_set1(0.0f));
+    s = v_sel(above, smax, v_sel(below, smin, s));
+    c = v_sel(above, cmax, v_sel(below, cmin, c));
+    vq r = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), c};
+    return r;
+}
+
+/* (s, c) / |(s, c)|, or (0, 1) where it has no length (atan2(0, 0) = 0). */
+CIK_INLINE void normalize_pair(vf *s, vf *c)
+{
+    vf n2 = v_fma(*s, *s, v_mul(*c, *c));
+    vm zero = v_lt(n2, v_set1(K_TINY));
+    vf inv = v_rsqrt(v_max(n2, v_set1(K_TINY)));
+    *s = v_sel(zero, v_set1(0.0f), v_mul(*s, inv));
+    *c = v_sel(zero, v_set1(1.0f), v_mul(*c, inv));
+}
+
+/* SPEC joint limits on a local rotation, per lane by the lane's limit type. */
+CIK_INLINE vq apply_limit(const group *g, int j, vq q)
+{
+    vf type = jload(g, j, CIK__LTYPE);
+    vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
+    vm swing_twist = v_eq(type, v_set1((float)CIK_LIMIT_SWING_TWIST));
+    vm limited = w_or(hinge, swing_twist);
+    if (!w_any(limited)) return q;
+
+    vm flip = v_lt(q.w, v_set1(0.0f));
+    vq nq = {v_neg(q.x), v_neg(q.y), v_neg(q.z), v_neg(q.w)};
+    q = q_sel(flip, nq, q);
+    v3 axis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
+    vf smin = jload(g, j, CIK__SMIN), cmin = jload(g, j, CIK__CMIN);
+    vf smax = jload(g, j, CIK__SMAX), cmax = jload(g, j, CIK__CMAX);
+    v3 u = {q.x, q.y, q.z};
+    vf s = v3_dot(u, axis), c = q.w;
+    normalize_pair(&s, &c);
+    vq out = q;
+    if (w_any(hinge)) out = q_sel(hinge, clamp_about_axis(s, c, axis, smin, cmin, smax, cmax), out);
+    if (w_any(swing_twist)) {
+        /* q = swing * twist, twist = (axis s, c) normalised */
+        vq twist = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), c};
+        vq conj_twist = {v_neg(twist.x), v_neg(twist.y), v_neg(twist.z), twist.w};
+        vq swing = q_mul(q, conj_twist);
+        twist = clamp_about_axis(s, c, axis, smin, cmin, smax, cmax);
+        /* swing half-angle atan2(|swing.xyz|, swing.w) > swing_max / 2, by
+         * the same sign test (swing.w >= 0 since q.w and twist.w are). */
+        v3 sv = {swing.x, swing.y, swing.z};
+        vf len2 = v3_dot(sv, sv);
+        vf inv = v_rsqrt(v_max(len2, v_set1(K_TINY)));
+        vf len = v_mul(len2, inv);
+        vf ssw = jload(g, j, CIK__SSWING), csw = jload(g, j, CIK__CSWING);
+        vm over = w_and(v_gt(v_fnma(swing.w, ssw, v_mul(len, csw)), v_set1(0.0f)),
+                        v_gt(len2, v_set1(0.0f)));
+        vf k = v_mul(inv, ssw);
+        vq clamped = {v_mul(sv.x, k), v_mul(sv.y, k), v_mul(sv.z, k), csw};
+        swing = q_sel(over, clamped, swing);
+        out = q_sel(swing_twist, q_normalize(q_mul(swing, twist)), out);
+    }
+    return q_sel(limited, out, q);
+}
+
+/* SPEC steps 4 to 6 on the lanes of `m`: world rotation r * W[j]. */
+CIK_INLINE void rotate_joint(group *g, int j, vq r, vm m)
+{
+    vq local = q_normalize(q_conj_mul(parent_world(g, j), q_mul(r, g->W[j])));
+    g->q[j] = q_sel(m, apply_limit(g, j, local), g->q[j]);
+    forward_from(g, j, 0);
+}
+
+/* The hinge axis of joint j in world space (its parent's frame rotated). */
+CIK_INLINE v3 world_hinge_axis(const group *g, int j)
+{
+    v3 axis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
+    return q_rotate(parent_world(g, j), axis);
+}
+
+/* One CCD step at joint j on the lanes of `active` (SPEC step 1-6). Returns
+ * the lanes that were not skipped. */
+CIK_INLINE vm step(group *g, int j, vm active)
+{
+    v3 a = v3_sub(g->E, g->P[j]);
+    v3 b = v3_sub(g->T, g->P[j]);
+    vf la2 = v3_dot(a, a), lb2 = v3_dot(b, b);
+    vm go = w_and(active, w_and(v_ge(la2, v_set1(K_EPS2)), v_ge(lb2, v_set1(K_EPS2))));
+    if (!w_any(go)) return go;
+    a = v3_scale(a, v_rsqrt(v_max(la2, v_set1(K_TINY))));
+    b = v3_scale(b, v_rsqrt(v_max(lb2, v_set1(K_TINY))));
+    vf d = v3_dot(a, b);
+    v3 x = v3_cross(a, b);
+    vf lx2 = v3_dot(x, x);
+    vm parallel = v_lt(lx2, v_set1(K_EPS2));
+    go = w_andnot(go, w_and(parallel, v_gt(d, v_set1(0.0f)))); /* aligned: skip */
+    if (!w_any(go)) return go;
+
+    /* shortest arc a -> b: normalize(x, 1 + d), no acos needed */
+    vf rw = v_add(v_set1(1.0f), d);
+    vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
+    vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
+
+    vm anti = w_and(go, parallel);
+    if (w_any(anti)) {
+        /* half a turn about the world hinge axis made perpendicular to a,
+         * or about perp(a) when there is no usable hinge axis */
+        vm hinge = v_eq(jload(g, j, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE));
+        v3 h = world_hinge_axis(g, j);
+        vf hd = v3_dot(h, a);
+        vm use_h = w_and(hinge, v_lt(v_abs(hd), v_set1(0.5f)));
+        v3 axis = v3_sel(use_h, v3_normalize(v3_sub(h, v3_scale(a, hd))), perp(a));
+        r = q_sel(anti, q_half_turn(axis), r);
+    }
+    rotate_joint(g, j, r, go);
+    return go;
+}
+
+/* SPEC unstick on the lanes of `m`: bend every joint, root first. */
+CIK_INLINE void unstick(group *g, vm m)
+{
+    for (int j = 0; j < g->joints; ++j) {
+        vm hinge = v_eq(jload(g, j, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE));
+        v3 bone = q_rotate(g->W[j], j + 1 < g->joints ? g->off[j + 1] : g->eff);
+        vm lanes = w_and(m, w_or(hinge, v_gt(v3_dot(bone, bone), v_set1(0.0f))));
+        if (!w_any(lanes)) continue;
+        v3 axis = v3_sel(hinge, world_hinge_axis(g, j), perp(bone));
+        vf s = v_set1(K_UNSTICK_S);
+        vq r = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), v_set1(K_UNSTICK_C)};
+        rotate_joint(g, j, r, lanes);
+    }
+}
+
+CIK_INLINE vm finite3(v3 v) { return w_and(v_finite(v.x), w_and(v_finite(v.y), v_finite(v.z))); }
+CIK_INLINE vm finite4(vq q) { return w_and(w_and(v_finite(q.x), v_finite(q.y)), w_and(v_finite(q.z), v_finite(q.w))); }
+
+CIK_INLINE vf distance(v3 a, v3 b)
+{
+    v3 d = v3_sub(a, b);
+    return v_sqrt(v3_dot(d, d));
+}
+
+static void solve_group(const cik__kernel_job *job, int lane0)
+{
+    const cik_batch *b = job->batch;
+    group g;
+    g.batch = b;
+    g.lane0 = lane0;
+    g.joints = b->joint_count;
+    const int J = g.joints;
+
+#define CS(s) cik__chain_stream(b, s)
+#define JS(j, s) cik__joint_stream(b, j, s)
+    g.T = v3_load(CS(CIK__TX), CS(CIK__TY), CS(CIK__TZ), lane0);
+    g.root_p = v3_load(CS(CIK__RPX), CS(CIK__RPY), CS(CIK__RPZ), lane0);
+    g.root_q = q_load(CS(CIK__RQX), CS(CIK__RQY), CS(CIK__RQZ), CS(CIK__RQW), lane0);
+    g.eff = v3_load(CS(CIK__EX), CS(CIK__EY), CS(CIK__EZ), lane0);
+    vm valid = w_and(w_and(finite3(g.T), finite3(g.root_p)), w_and(finite4(g.root_q), finite3(g.eff)));
+    for (int j = 0; j < J; ++j) {
+        g.q[j] = q_load(JS(j, CIK__QX), JS(j, CIK__QY), JS(j, CIK__QZ), JS(j, CIK__QW), lane0);
+        g.off[j] = v3_load(JS(j, CIK__OX), JS(j, CIK__OY), JS(j, CIK__OZ), lane0);
+        valid = w_and(valid, w_and(finite4(g.q[j]), finite3(g.off[j])));
+    }
+    forward_from(&g, 0, 1);
+
+    /* reach = sum_{j>=1} |o[j]| + |e| */
+    vf reach = v_sqrt(v3_dot(g.eff, g.eff));
+    for (int j = 1; j < J; ++j) reach = v_add(reach, v_sqrt(v3_dot(g.off[j], g.off[j])));
+    vm unreachable = v_gt(distance(g.T, g.P[0]), reach);
+
+    const vf threshold = v_set1(job->threshold);
+    vf iterations = v_set1(0.0f);
+    vm active = valid;
+    for (int pass = 0; pass < job->max_iterations; ++pass) {
+        active = w_andnot(active, v_lt(distance(g.E, g.T), threshold));
+        if (!w_any(active)) break;
+        iterations = v_sel(active, v_set1((float)(pass + 1)), iterations);
+        vm moved = w_false();
+        for (int j = J - 1; j >= 0; --j) moved = w_or(moved, step(&g, j, active));
+        /* nothing moved: E is where it was at the pass start, still >= threshold */
+        vm stuck = w_andnot(active, moved);
+        if (w_any(stuck)) unstick(&g, stuck);
+    }
+
+    vf error = distance(g.E, g.T);
+    vm converged = v_lt(error, threshold);
+    vf flags = v_add(v_sel(converged, v_set1((float)CIK_RESULT_CONVERGED), v_set1(0.0f)),
+                     v_sel(unreachable, v_set1((float)CIK_RESULT_UNREACHABLE), v_set1(0.0f)));
+    flags = v_sel(valid, flags, v_set1((float)CIK_RESULT_SKIPPED));
+    error = v_sel(valid, error, v_set1(NAN));
+    iterations = v_sel(valid, iterations, v_set1(0.0f));
+
+    /* Skipped lanes store back the bits they were loaded with. */
+    for (int j = 0; j < J; ++j) {
+        v_store(JS(j, CIK__QX) + lane0, g.q[j].x);
+        v_store(JS(j, CIK__QY) + lane0, g.q[j].y);
+        v_store(JS(j, CIK__QZ) + lane0, g.q[j].z);
+        v_store(JS(j, CIK__QW) + lane0, g.q[j].w);
+    }
+    v_store((float *)cik__result_stream(b, CIK__ERR) + lane0, error);
+    v_store_i32((int32_t *)cik__result_stream(b, CIK__ITER) + lane0, iterations);
+    v_store_i32((int32_t *)cik__result_stream(b, CIK__FLAGS) + lane0, flags);
+#undef CS
+#undef JS
+}
+
+static void kernel_solve(const cik__kernel_job *job, int begin, int end)
+{
+    for (int lane = begin; lane < end; lane += CIK_LANES) solve_group(job, lane);
+}
+
+const cik__kernel CIK_KERNEL_SYMBOL = {CIK_KERNEL_BACKEND, CIK_LANES, kernel_solve};

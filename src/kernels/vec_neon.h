@@ -1,0 +1,55 @@
+/*
+ * The vector layer for NEON (aarch64): 4 lanes. A mask is a uint32x4_t of
+ * all-ones or all-zero lanes. vrsqrteq_f32 is a rough (8-bit) estimate, so
+ * it gets two Newton steps.
+ */
+#ifndef CIK_VEC_NEON_H
+#define CIK_VEC_NEON_H
+
+#include <arm_neon.h>
+#include <stdint.h>
+
+#define CIK_NATIVE_LANES 4
+#define CIK_INLINE static inline __attribute__((always_inline))
+
+typedef float32x4_t cik_nf;
+typedef uint32x4_t cik_nm;
+
+CIK_INLINE cik_nf n_load(const float *p) { return vld1q_f32(p); }
+CIK_INLINE void n_store(float *p, cik_nf v) { vst1q_f32(p, v); }
+CIK_INLINE void n_store_i32(int32_t *p, cik_nf v) { vst1q_s32(p, vcvtq_s32_f32(v)); }
+CIK_INLINE cik_nf n_set1(float x) { return vdupq_n_f32(x); }
+CIK_INLINE cik_nf n_add(cik_nf a, cik_nf b) { return vaddq_f32(a, b); }
+CIK_INLINE cik_nf n_sub(cik_nf a, cik_nf b) { return vsubq_f32(a, b); }
+CIK_INLINE cik_nf n_mul(cik_nf a, cik_nf b) { return vmulq_f32(a, b); }
+CIK_INLINE cik_nf n_div(cik_nf a, cik_nf b) { return vdivq_f32(a, b); }
+CIK_INLINE cik_nf n_fma(cik_nf a, cik_nf b, cik_nf c) { return vfmaq_f32(c, a, b); }
+CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return vfmsq_f32(c, a, b); }
+CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return vminq_f32(a, b); }
+CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return vmaxq_f32(a, b); }
+CIK_INLINE cik_nf n_abs(cik_nf a) { return vabsq_f32(a); }
+CIK_INLINE cik_nf n_neg(cik_nf a) { return vnegq_f32(a); }
+CIK_INLINE cik_nf n_sqrt(cik_nf a) { return vsqrtq_f32(a); }
+CIK_INLINE cik_nf n_rsqrt(cik_nf a)
+{
+    float32x4_t y = vrsqrteq_f32(a);
+    y = vmulq_f32(y, vrsqrtsq_f32(vmulq_f32(a, y), y));
+    y = vmulq_f32(y, vrsqrtsq_f32(vmulq_f32(a, y), y));
+    return y;
+}
+CIK_INLINE cik_nm n_lt(cik_nf a, cik_nf b) { return vcltq_f32(a, b); }
+CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return vcleq_f32(a, b); }
+CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return vcgtq_f32(a, b); }
+CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return vcgeq_f32(a, b); }
+CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return vceqq_f32(a, b); }
+CIK_INLINE cik_nm n_finite(cik_nf a) { return vceqq_f32(vsubq_f32(a, a), vdupq_n_f32(0.0f)); }
+CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return vbslq_f32(m, a, b); }
+CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return vandq_u32(a, b); }
+CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return vorrq_u32(a, b); }
+CIK_INLINE cik_nm m_andnot(cik_nm a, cik_nm b) { return vbicq_u32(a, b); }
+CIK_INLINE cik_nm m_not(cik_nm a) { return vmvnq_u32(a); }
+CIK_INLINE cik_nm m_false(void) { return vdupq_n_u32(0); }
+CIK_INLINE int m_any(cik_nm a) { return vmaxvq_u32(a) != 0; }
+CIK_INLINE int m_all(cik_nm a) { return vminvq_u32(a) != 0; }
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * The vector layer for one lane: plain floats, the portable fallback behind
+ * CIK_BACKEND_SCALAR and the baseline the SIMD builds are measured against.
+ * A mask is an int (0 or 1).
+ */
+#ifndef CIK_VEC_SCALAR_H
+#define CIK_VEC_SCALAR_H
+
+#include <math.h>
+#include <stdint.h>
+
+#define CIK_NATIVE_LANES 1
+#define CIK_INLINE static inline __attribute__((always_inline))
+
+typedef float cik_nf;
+typedef int cik_nm;
+
+CIK_INLINE cik_nf n_load(const float *p) { return *p; }
+CIK_INLINE void n_store(float *p, cik_nf v) { *p = v; }
+CIK_INLINE void n_store_i32(int32_t *p, cik_nf v) { *p = (int32_t)v; }
+CIK_INLINE cik_nf n_set1(float x) { return x; }
+CIK_INLINE cik_nf n_add(cik_nf a, cik_nf b) { return a + b; }
+CIK_INLINE cik_nf n_sub(cik_nf a, cik_nf b) { return a - b; }
+CIK_INLINE cik_nf n_mul(cik_nf a, cik_nf b) { return a * b; }
+CIK_INLINE cik_nf n_div(cik_nf a, cik_nf b) { return a / b; }
+CIK_INLINE cik_nf n_fma(cik_nf a, cik_nf b, cik_nf c) { return a * b + c; }
+CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return c - a * b; }
+CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return a < b ? a : b; }
+CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return a > b ? a : b; }
+CIK_INLINE cik_nf n_abs(cik_nf a) { return fabsf(a); }
+CIK_INLINE cik_nf n_neg(cik_nf a) { return -a; }
+CIK_INLINE cik_nf n_sqrt(cik_nf a) { return sqrtf(a); }
+CIK_INLINE cik_nf n_rsqrt(cik_nf a) { return 1.0f / sqrtf(a); }
+CIK_INLINE cik_nm n_lt(cik_nf a, cik_nf b) { return a < b; }
+CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return a <= b; }
+CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return a > b; }
+CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return a >= b; }
+CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return a == b; }
+/* x - x is 0 for finite x and NaN for NaN or infinity. */
+CIK_INLINE cik_nm n_finite(cik_nf a) { return (a - a) == 0.0f; }
+CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return m ? a : b; }
+CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return a & b; }
+CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return a | b; }
+CIK_INLINE cik_nm m_andnot(cik_nm a, cik_nm b) { return a & !b; }
+CIK_INLINE cik_nm m_not(cik_nm a) { return !a; }
+CIK_INLINE cik_nm m_false(void) { return 0; }
+CIK_INLINE int m_any(cik_nm a) { return a; }
+CIK_INLINE int m_all(cik_nm a) { return a; }
+
+#endif

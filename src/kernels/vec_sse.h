@@ -1,0 +1,54 @@
+/*
+ * The vector layer for SSE4.1: 4 lanes. A mask is a vector of all-ones or
+ * all-zero lanes. No FMA on this target: fma is a multiply and an add.
+ */
+#ifndef CIK_VEC_SSE_H
+#define CIK_VEC_SSE_H
+
+#include <smmintrin.h>
+#include <stdint.h>
+
+#define CIK_NATIVE_LANES 4
+#define CIK_INLINE static inline __attribute__((always_inline))
+
+typedef __m128 cik_nf;
+typedef __m128 cik_nm;
+
+CIK_INLINE cik_nf n_load(const float *p) { return _mm_load_ps(p); }
+CIK_INLINE void n_store(float *p, cik_nf v) { _mm_store_ps(p, v); }
+CIK_INLINE void n_store_i32(int32_t *p, cik_nf v) { _mm_store_si128((__m128i *)p, _mm_cvttps_epi32(v)); }
+CIK_INLINE cik_nf n_set1(float x) { return _mm_set1_ps(x); }
+CIK_INLINE cik_nf n_add(cik_nf a, cik_nf b) { return _mm_add_ps(a, b); }
+CIK_INLINE cik_nf n_sub(cik_nf a, cik_nf b) { return _mm_sub_ps(a, b); }
+CIK_INLINE cik_nf n_mul(cik_nf a, cik_nf b) { return _mm_mul_ps(a, b); }
+CIK_INLINE cik_nf n_div(cik_nf a, cik_nf b) { return _mm_div_ps(a, b); }
+CIK_INLINE cik_nf n_fma(cik_nf a, cik_nf b, cik_nf c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return _mm_sub_ps(c, _mm_mul_ps(a, b)); }
+CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return _mm_min_ps(a, b); }
+CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return _mm_max_ps(a, b); }
+CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm_xor_ps(_mm_set1_ps(-0.0f), a); }
+CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm_sqrt_ps(a); }
+/* 12-bit estimate and one Newton step: y' = y (1.5 - 0.5 a y^2), ~23 bits. */
+CIK_INLINE cik_nf n_rsqrt(cik_nf a)
+{
+    __m128 y = _mm_rsqrt_ps(a);
+    __m128 h = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), a), _mm_mul_ps(y, y));
+    return _mm_mul_ps(y, _mm_sub_ps(_mm_set1_ps(1.5f), h));
+}
+CIK_INLINE cik_nm n_lt(cik_nf a, cik_nf b) { return _mm_cmplt_ps(a, b); }
+CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm_cmple_ps(a, b); }
+CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm_cmpgt_ps(a, b); }
+CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return _mm_cmpge_ps(a, b); }
+CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return _mm_cmpeq_ps(a, b); }
+CIK_INLINE cik_nm n_finite(cik_nf a) { return _mm_cmpeq_ps(_mm_sub_ps(a, a), _mm_setzero_ps()); }
+CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return _mm_blendv_ps(b, a, m); }
+CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return _mm_and_ps(a, b); }
+CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return _mm_or_ps(a, b); }
+CIK_INLINE cik_nm m_andnot(cik_nm a, cik_nm b) { return _mm_andnot_ps(b, a); }
+CIK_INLINE cik_nm m_not(cik_nm a) { return _mm_xor_ps(a, _mm_castsi128_ps(_mm_set1_epi32(-1))); }
+CIK_INLINE cik_nm m_false(void) { return _mm_setzero_ps(); }
+CIK_INLINE int m_any(cik_nm a) { return _mm_movemask_ps(a) != 0; }
+CIK_INLINE int m_all(cik_nm a) { return _mm_movemask_ps(a) == 0xF; }
+
+#endif

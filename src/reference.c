@@ -1,0 +1,282 @@
+/*
+ * The reference solver: the oracle every vector kernel is checked against.
+ *
+ * One chain at a time, array-of-structs, step by step exactly as the solver
+ * semantics (docs/solver.md) describe it, with the plain transcendental
+ * functions (atan2, acos) where the semantics name an angle. Never optimise
+ * this file: its value is that it is obviously right. It shares no code with
+ * the kernels, so that a bug there cannot hide here.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdint.h>
+
+typedef cik_vec3 vec3;
+typedef cik_quat quat;
+
+/* Below this a direction has no meaning (SPEC step 1 and 2). */
+#define EPS 1e-6f
+/* The stall breaker's bend, radians (SPEC unstick). */
+#define UNSTICK_ANGLE 0.25f
+
+static vec3 v3(float x, float y, float z)
+{
+    vec3 r = {x, y, z};
+    return r;
+}
+static vec3 add(vec3 a, vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static vec3 sub(vec3 a, vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static vec3 scale(vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
+static float dot(vec3 a, vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static float length(vec3 a) { return sqrtf(dot(a, a)); }
+static vec3 cross(vec3 a, vec3 b)
+{
+    return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static vec3 normalize3(vec3 a) { return scale(a, 1.0f / length(a)); }
+
+static quat qmake(float x, float y, float z, float w)
+{
+    quat q = {x, y, z, w};
+    return q;
+}
+static quat qmul(quat a, quat b)
+{
+    return qmake(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                 a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+static quat qconj(quat q) { return qmake(-q.x, -q.y, -q.z, q.w); }
+static quat qnormalize(quat q)
+{
+    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    return qmake(q.x / n, q.y / n, q.z / n, q.w / n);
+}
+/* v' = q v q*, expanded: v + 2w (u x v) + 2 u x (u x v), u = q.xyz. */
+static vec3 rotate(quat q, vec3 v)
+{
+    vec3 u = v3(q.x, q.y, q.z);
+    vec3 t = scale(cross(u, v), 2.0f);
+    return add(add(v, scale(t, q.w)), cross(u, t));
+}
+static quat angle_axis(float angle, vec3 axis)
+{
+    float s = sinf(0.5f * angle);
+    return qmake(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
+}
+
+/* SPEC perp(a): the basis axis along which |a| is smallest (ties x, y, z),
+ * crossed with a. */
+static vec3 perp(vec3 a)
+{
+    float ax = fabsf(a.x), ay = fabsf(a.y), az = fabsf(a.z);
+    vec3 e;
+    if (ax <= ay && ax <= az)
+        e = v3(1, 0, 0);
+    else if (ay <= az)
+        e = v3(0, 1, 0);
+    else
+        e = v3(0, 0, 1);
+    return normalize3(cross(a, e));
+}
+
+static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+/* The angle of q about `axis` (q assumed to have w >= 0), and q rebuilt as a
+ * rotation about the axis alone with that angle clamped to [min, max]. */
+static quat clamp_about_axis(quat q, vec3 axis, float min_angle, float max_angle)
+{
+    float angle = 2.0f * atan2f(dot(v3(q.x, q.y, q.z), axis), q.w);
+    return angle_axis(clampf(angle, min_angle, max_angle), axis);
+}
+
+/* SPEC joint limits, applied to a local rotation. */
+static quat apply_limit(quat q, const cik_limit *l)
+{
+    if (l->type == CIK_LIMIT_NONE) return q;
+    if (q.w < 0.0f) q = qmake(-q.x, -q.y, -q.z, -q.w);
+    if (l->type == CIK_LIMIT_HINGE) return clamp_about_axis(q, l->axis, l->min_angle, l->max_angle);
+
+    /* swing-twist: q = swing * twist */
+    float s = dot(v3(q.x, q.y, q.z), l->axis);
+    quat twist = qmake(l->axis.x * s, l->axis.y * s, l->axis.z * s, q.w);
+    float tn = sqrtf(twist.x * twist.x + twist.y * twist.y + twist.z * twist.z + twist.w * twist.w);
+    if (tn > 0.0f)
+        twist = qmake(twist.x / tn, twist.y / tn, twist.z / tn, twist.w / tn);
+    else
+        twist = qmake(0, 0, 0, 1);
+    quat swing = qmul(q, qconj(twist));
+    twist = clamp_about_axis(twist, l->axis, l->min_angle, l->max_angle);
+    float swing_angle = 2.0f * acosf(clampf(swing.w, -1.0f, 1.0f));
+    if (swing_angle > l->swing_max) {
+        vec3 axis = v3(swing.x, swing.y, swing.z);
+        float n = length(axis);
+        if (n > 0.0f) swing = angle_axis(l->swing_max, scale(axis, 1.0f / n));
+    }
+    return qnormalize(qmul(swing, twist));
+}
+
+/* World rotations W[j], positions P[j] and the effector E of a chain. */
+typedef struct pose {
+    quat W[CIK_MAX_JOINTS];
+    vec3 P[CIK_MAX_JOINTS];
+    vec3 E;
+} pose;
+
+/* SPEC forward kinematics, recomputed from joint `from` on (the joints above
+ * it are unchanged). */
+static void forward(const cik_chain *c, pose *p, int from)
+{
+    for (int j = from; j < c->joint_count; ++j) {
+        quat parent_w = j == 0 ? c->root_rotation : p->W[j - 1];
+        vec3 parent_p = j == 0 ? c->root_position : p->P[j - 1];
+        p->W[j] = qmul(parent_w, c->rotation[j]);
+        p->P[j] = add(parent_p, rotate(parent_w, c->offset[j]));
+    }
+    p->E = add(p->P[c->joint_count - 1], rotate(p->W[c->joint_count - 1], c->effector));
+}
+
+static quat parent_world(const cik_chain *c, const pose *p, int j)
+{
+    return j == 0 ? c->root_rotation : p->W[j - 1];
+}
+
+/* SPEC steps 4 to 6: joint j's world rotation becomes r * W[j]. */
+static void rotate_joint(cik_chain *c, pose *p, int j, quat r)
+{
+    quat new_world = qmul(r, p->W[j]);
+    quat local = qnormalize(qmul(qconj(parent_world(c, p, j)), new_world));
+    c->rotation[j] = apply_limit(local, &c->limit[j]);
+    forward(c, p, j);
+}
+
+/* One CCD step at joint j (SPEC step 1-6). Returns 0 when skipped. */
+static int step(cik_chain *c, pose *p, int j)
+{
+    vec3 a = sub(p->E, p->P[j]);
+    vec3 b = sub(c->target, p->P[j]);
+    if (length(a) < EPS || length(b) < EPS) return 0;
+    a = normalize3(a);
+    b = normalize3(b);
+    float d = dot(a, b);
+    vec3 x = cross(a, b);
+    quat r;
+    if (length(x) < EPS) {
+        if (d > 0.0f) return 0; /* aligned */
+        /* antiparallel: half a turn about an axis perpendicular to a */
+        vec3 axis;
+        if (c->limit[j].type == CIK_LIMIT_HINGE) {
+            vec3 h = rotate(parent_world(c, p, j), c->limit[j].axis);
+            if (fabsf(dot(h, a)) < 0.5f)
+                axis = normalize3(sub(h, scale(a, dot(h, a))));
+            else
+                axis = perp(a);
+        } else {
+            axis = perp(a);
+        }
+        r = qmake(axis.x, axis.y, axis.z, 0.0f);
+    } else {
+        r = qnormalize(qmake(x.x, x.y, x.z, 1.0f + d));
+    }
+    rotate_joint(c, p, j, r);
+    return 1;
+}
+
+/* SPEC unstick: bend every joint, root first, by UNSTICK_ANGLE. */
+static void unstick(cik_chain *c, pose *p)
+{
+    for (int j = 0; j < c->joint_count; ++j) {
+        vec3 axis;
+        if (c->limit[j].type == CIK_LIMIT_HINGE) {
+            axis = rotate(parent_world(c, p, j), c->limit[j].axis);
+        } else {
+            vec3 bone = j + 1 < c->joint_count ? rotate(p->W[j], c->offset[j + 1])
+                                               : rotate(p->W[j], c->effector);
+            if (length(bone) == 0.0f) continue;
+            axis = perp(bone);
+        }
+        rotate_joint(c, p, j, angle_axis(UNSTICK_ANGLE, axis));
+    }
+}
+
+static int chain_finite(const cik_chain *c)
+{
+    const float *f[] = {&c->root_position.x, &c->root_rotation.x, &c->effector.x, &c->target.x};
+    const int n[] = {3, 4, 3, 3};
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < n[k]; ++i)
+            if (!isfinite(f[k][i])) return 0;
+    for (int j = 0; j < c->joint_count; ++j) {
+        const float *o = &c->offset[j].x, *q = &c->rotation[j].x;
+        for (int i = 0; i < 3; ++i)
+            if (!isfinite(o[i])) return 0;
+        for (int i = 0; i < 4; ++i)
+            if (!isfinite(q[i])) return 0;
+    }
+    return 1;
+}
+
+/* Solves one chain in place; returns its result. */
+static cik_result solve_chain(cik_chain *c, float threshold, int max_iterations)
+{
+    cik_result res = {0.0f, 0, 0};
+    if (!chain_finite(c)) {
+        res.error = NAN;
+        res.flags = CIK_RESULT_SKIPPED;
+        return res;
+    }
+    pose p;
+    forward(c, &p, 0);
+
+    float reach = length(c->effector);
+    for (int j = 1; j < c->joint_count; ++j) reach += length(c->offset[j]);
+    if (length(sub(c->target, p.P[0])) > reach) res.flags |= CIK_RESULT_UNREACHABLE;
+
+    for (int pass = 0; pass < max_iterations; ++pass) {
+        if (length(sub(p.E, c->target)) < threshold) break;
+        int moved = 0;
+        for (int j = c->joint_count - 1; j >= 0; --j) moved |= step(c, &p, j);
+        res.iterations = pass + 1;
+        if (!moved && length(sub(p.E, c->target)) >= threshold) unstick(c, &p);
+    }
+    res.error = length(sub(p.E, c->target));
+    if (res.error < threshold) res.flags |= CIK_RESULT_CONVERGED;
+    return res;
+}
+
+void cik__solve_reference(cik_batch *b, float threshold, int max_iterations, int begin, int end)
+{
+    float *err = (float *)cik__result_stream(b, CIK__ERR);
+    int32_t *iter = (int32_t *)cik__result_stream(b, CIK__ITER);
+    uint32_t *flags = (uint32_t *)cik__result_stream(b, CIK__FLAGS);
+    for (int i = begin; i < end; ++i) {
+        cik_chain c;
+        cik__read_chain(b, i, &c);
+        cik_result r = solve_chain(&c, threshold, max_iterations);
+        if (!(r.flags & CIK_RESULT_SKIPPED)) cik__write_rotations(b, i, &c);
+        err[i] = r.error;
+        iter[i] = r.iterations;
+        flags[i] = r.flags;
+    }
+}
+
+cik_status cik_chain_forward(const cik_chain *c, cik_vec3 *joint_positions, cik_vec3 *effector)
+{
+    if (!c || c->joint_count < 1 || c->joint_count > CIK_MAX_JOINTS) return CIK_ERROR_ARGUMENT;
+    pose p;
+    forward(c, &p, 0);
+    for (int j = 0; joint_positions && j < c->joint_count; ++j) joint_positions[j] = p.P[j];
+    if (effector) *effector = p.E;
+    return CIK_OK;
+}
+
+cik_status cik_batch_forward(const cik_batch *b, int index, cik_vec3 *joint_positions,
+                             cik_vec3 *effector)
+{
+    if (!b || index < 0 || index >= b->chain_count) return CIK_ERROR_ARGUMENT;
+    cik_chain c;
+    cik__read_chain(b, index, &c);
+    return cik_chain_forward(&c, joint_positions, effector);
+}

@@ -1,0 +1,179 @@
+/*
+ * Solving: options, the backend dispatch table (chosen once), and the
+ * OpenMP split of a batch into contiguous blocks of lanes.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#ifdef CIK_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+/* Below this many chains a solve runs on the calling thread: a parallel
+ * region costs a few microseconds to open, which is more than a small batch
+ * takes to solve (measured: tools/validate --break-even, docs/performance.md). */
+#ifndef CIK_PARALLEL_MIN_CHAINS
+#define CIK_PARALLEL_MIN_CHAINS 256
+#endif
+
+const char *cik_version(void)
+{
+#define CIK__STR2(x) #x
+#define CIK__STR(x) CIK__STR2(x)
+    return CIK__STR(CIK_VERSION_MAJOR) "." CIK__STR(CIK_VERSION_MINOR) "." CIK__STR(CIK_VERSION_PATCH);
+}
+
+cik_options cik_default_options(void)
+{
+    cik_options o;
+    o.threshold = 1e-3f;
+    o.max_iterations = 10;
+    o.backend = CIK_BACKEND_AUTO;
+    o.threads = 0;
+    return o;
+}
+
+const char *cik_backend_name(cik_backend backend)
+{
+    switch (backend) {
+    case CIK_BACKEND_AUTO: return "auto";
+    case CIK_BACKEND_REFERENCE: return "reference";
+    case CIK_BACKEND_SCALAR: return "scalar";
+    case CIK_BACKEND_SSE: return "sse4.1";
+    case CIK_BACKEND_AVX2: return "avx2";
+    case CIK_BACKEND_AVX512: return "avx512";
+    case CIK_BACKEND_NEON: return "neon";
+    }
+    return "unknown";
+}
+
+/* The kernel for a backend on this build, or NULL (REFERENCE and AUTO have
+ * none). Whether the CPU runs it is cpu_supports' question. */
+static const cik__kernel *kernel_for(cik_backend backend)
+{
+    switch (backend) {
+    case CIK_BACKEND_SCALAR: return &cik__kernel_scalar;
+#ifdef CIK__X86
+    case CIK_BACKEND_SSE: return &cik__kernel_sse;
+    case CIK_BACKEND_AVX2: return &cik__kernel_avx2;
+    case CIK_BACKEND_AVX512: return &cik__kernel_avx512;
+#endif
+#ifdef CIK__ARM64
+    case CIK_BACKEND_NEON: return &cik__kernel_neon;
+#endif
+    default: return NULL;
+    }
+}
+
+static int cpu_supports(cik_backend backend)
+{
+    switch (backend) {
+    case CIK_BACKEND_AUTO:
+    case CIK_BACKEND_REFERENCE:
+    case CIK_BACKEND_SCALAR: return 1;
+#ifdef CIK__X86
+    /* __builtin_cpu_supports reads a table the runtime fills before main. */
+    case CIK_BACKEND_SSE: return __builtin_cpu_supports("sse4.1");
+    case CIK_BACKEND_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case CIK_BACKEND_AVX512: return __builtin_cpu_supports("avx512f");
+#endif
+#ifdef CIK__ARM64
+    case CIK_BACKEND_NEON: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+int cik_backend_available(cik_backend backend)
+{
+    if (backend == CIK_BACKEND_AUTO || backend == CIK_BACKEND_REFERENCE) return 1;
+    return kernel_for(backend) != NULL && cpu_supports(backend);
+}
+
+cik_backend cik_backend_best(void)
+{
+    /* Idempotent, so racing first calls agree; an int store is atomic here. */
+    static volatile int best = -1;
+    if (best < 0) {
+        static const cik_backend order[] = {CIK_BACKEND_AVX512, CIK_BACKEND_AVX2, CIK_BACKEND_SSE,
+                                            CIK_BACKEND_NEON, CIK_BACKEND_SCALAR};
+        int pick = CIK_BACKEND_SCALAR;
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; ++i) {
+            if (cik_backend_available(order[i])) {
+                pick = order[i];
+                break;
+            }
+        }
+        best = pick;
+    }
+    return (cik_backend)best;
+}
+
+static int team_size(const cik_batch *b, const cik_options *o, int units)
+{
+#ifdef CIK_HAVE_OPENMP
+    if (o->threads == 1 || b->chain_count < CIK_PARALLEL_MIN_CHAINS) return 1;
+    int n = o->threads > 0 ? o->threads : omp_get_max_threads();
+    return n < units ? n : units;
+#else
+    (void)b;
+    (void)o;
+    (void)units;
+    return 1;
+#endif
+}
+
+cik_status cik_solve(cik_batch *b, const cik_options *options)
+{
+    cik_options o = options ? *options : cik_default_options();
+    if (!b) return CIK_ERROR_ARGUMENT;
+    if (!(o.threshold > 0.0f) || !isfinite(o.threshold) || o.max_iterations < 0 || o.threads < 0)
+        return CIK_ERROR_OPTIONS;
+    if ((unsigned)o.backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
+    if (!cik_backend_available(o.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
+    if (b->chain_count == 0) return CIK_OK;
+
+    cik_backend backend = o.backend == CIK_BACKEND_AUTO ? cik_backend_best() : o.backend;
+    if (backend == CIK_BACKEND_REFERENCE) {
+        int n = b->chain_count;
+        int team = team_size(b, &o, n);
+        if (team <= 1) {
+            cik__solve_reference(b, o.threshold, o.max_iterations, 0, n);
+            return CIK_OK;
+        }
+#ifdef CIK_HAVE_OPENMP
+#pragma omp parallel num_threads(team)
+        {
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            int begin = (int)((long long)n * t / nt), end = (int)((long long)n * (t + 1) / nt);
+            cik__solve_reference(b, o.threshold, o.max_iterations, begin, end);
+        }
+#endif
+        return CIK_OK;
+    }
+
+    const cik__kernel *k = kernel_for(backend);
+    cik__kernel_job job = {b, o.threshold, o.max_iterations};
+    /* Only the groups holding real chains: padding lanes past the last
+     * group that holds one are never touched. */
+    int lanes = (b->chain_count + k->group_lanes - 1) / k->group_lanes * k->group_lanes;
+    int groups = lanes / k->group_lanes;
+    int team = team_size(b, &o, groups);
+    if (team <= 1) {
+        k->solve(&job, 0, lanes);
+        return CIK_OK;
+    }
+#ifdef CIK_HAVE_OPENMP
+    /* Contiguous blocks of whole groups, one per thread: a static split, so
+     * each chain's result is independent of the team size. */
+#pragma omp parallel num_threads(team)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        int g0 = (int)((long long)groups * t / nt), g1 = (int)((long long)groups * (t + 1) / nt);
+        if (g1 > g0) k->solve(&job, g0 * k->group_lanes, g1 * k->group_lanes);
+    }
+#endif
+    return CIK_OK;
+}

@@ -1,0 +1,70 @@
+/*
+ * Generated workloads with fixed seeds, shared by the tools, the tests and
+ * the benchmarks: adult legs as in foot placement, spines, tails and random
+ * chains. Chain i of a workload depends only on (seed, i), so the same chain
+ * can be placed anywhere in any batch.
+ */
+#ifndef CROWDIK_WORKLOADS_H
+#define CROWDIK_WORKLOADS_H
+
+#include "crowdik/crowdik.h"
+
+#include <stdint.h>
+
+typedef enum wl_kind {
+    /* hip swing-twist, knee hinge, ankle swing-twist, toe effector; thigh
+     * 0.45 m, shin 0.42 m, foot 0.15 m (each scaled by 0.85..1.15); start
+     * pose an animated stance, target reachable and near it */
+    WL_LEGS,
+    WL_LEGS_NO_LIMITS,
+    WL_SPINE,   /* 5 joints, swing-twist limits, target near the start pose */
+    WL_TAIL,    /* 12 joints, swing-twist limits */
+    /* random chains: joint count given, unit-scale bones, limits of every
+     * type mixed (or none), reachable targets from a random pose */
+    WL_RANDOM,
+    WL_RANDOM_NO_LIMITS,
+    /* random chains with some far (unreachable) targets, antiparallel and
+     * straight starts, zero-length bones: the hard cases */
+    WL_RANDOM_HARD
+} wl_kind;
+
+typedef struct wl_rng {
+    uint64_t s;
+} wl_rng;
+
+void wl_seed(wl_rng *r, uint64_t seed);
+uint32_t wl_next(wl_rng *r);
+float wl_uniform(wl_rng *r, float lo, float hi);
+
+/* The joint count a workload uses (WL_RANDOM*: `random_joints`). */
+int wl_joint_count(wl_kind kind, int random_joints);
+
+/* Generates chain `index` of workload `kind` (depends only on seed, index). */
+void wl_chain(wl_kind kind, uint64_t seed, int index, int joint_count, cik_chain *out);
+
+/* Fills every chain of `b` (chain i = wl_chain(kind, seed, first + i)).
+ * Returns CIK_OK or the first refusal. */
+cik_status wl_fill(cik_batch *b, wl_kind kind, uint64_t seed, int first);
+
+const char *wl_name(wl_kind kind);
+
+/* Quaternion helpers for generators and tests. */
+cik_quat wl_angle_axis(float angle, float x, float y, float z);
+cik_quat wl_qmul(cik_quat a, cik_quat b);
+
+
+
+/* Convergence statistics of a solved batch. */
+typedef struct wl_stats {
+    int chains;
+    int converged, unreachable, skipped;
+    double mean_passes;
+    float error_p50, error_p99, error_max; /* over chains not skipped */
+} wl_stats;
+
+/* `scratch` holds at least cik_batch_chain_count(b) floats. */
+void wl_collect(const cik_batch *b, wl_stats *out, float *scratch);
+
+/* Seconds on a monotonic clock. */
+double wl_now(void);
+#endif
