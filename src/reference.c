@@ -109,12 +109,13 @@ static quat apply_limit(quat q, const cik_limit *l)
         twist = qmake(0, 0, 0, 1);
     quat swing = qmul(q, qconj(twist));
     twist = clamp_about_axis(twist, l->axis, l->min_angle, l->max_angle);
-    float swing_angle = 2.0f * acosf(clampf(swing.w, -1.0f, 1.0f));
-    if (swing_angle > l->swing_max) {
-        vec3 axis = v3(swing.x, swing.y, swing.z);
-        float n = length(axis);
-        if (n > 0.0f) swing = angle_axis(l->swing_max, scale(axis, 1.0f / n));
-    }
+    /* The swing angle is 2 acos(swing.w); 2 atan2(|swing.xyz|, swing.w) is
+     * the same angle for a unit quaternion, and keeps its precision for
+     * small swings, where acos of a number near 1 loses half its digits. */
+    vec3 axis = v3(swing.x, swing.y, swing.z);
+    float n = length(axis);
+    float swing_angle = 2.0f * atan2f(n, swing.w);
+    if (swing_angle > l->swing_max && n > 0.0f) swing = angle_axis(l->swing_max, scale(axis, 1.0f / n));
     return qnormalize(qmul(swing, twist));
 }
 

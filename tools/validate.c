@@ -58,14 +58,28 @@ static void compare(wl_kind kind, int chains, int joints, unsigned seed, cik_bac
     solve(ref, CIK_BACKEND_REFERENCE, 1, 0);
     solve(k, be, 1, 0);
     for (int i = 0; i < chains; ++i) {
-        cik_vec3 e1, e2;
+        cik_vec3 e1, e2, p[CIK_MAX_JOINTS];
         cik_result r1;
         cik_batch_result(ref, i, &r1);
         if (r1.flags & CIK_RESULT_SKIPPED) continue;
-        cik_batch_forward(ref, i, NULL, &e1);
+        cik_batch_forward(ref, i, p, &e1);
         cik_batch_forward(k, i, NULL, &e2);
+        /* The 1e-5 rule is for unit-scale chains. Float positions carry a
+         * relative error, and a step's error grows with the lever it acts
+         * through, so deviations are divided by the chain's scale when that
+         * exceeds 1: the larger of its reach and its coordinates' extent. */
+        cik_chain ch;
+        cik_batch_get_chain(ref, i, &ch);
+        double reach = 0.0;
+        for (int j = 1; j <= joints; ++j) {
+            cik_vec3 o = j < joints ? ch.offset[j] : ch.effector;
+            reach += sqrt((double)o.x * o.x + (double)o.y * o.y + (double)o.z * o.z);
+        }
+        double scale = fmax(1.0, reach);
+        for (int j = 0; j < joints; ++j) scale = fmax(scale, fmax(fabs(p[j].x), fmax(fabs(p[j].y), fabs(p[j].z))));
+        scale = fmax(scale, fmax(fabs(e1.x), fmax(fabs(e1.y), fabs(e1.z))));
         double d = sqrt((double)(e1.x - e2.x) * (e1.x - e2.x) + (double)(e1.y - e2.y) * (e1.y - e2.y) +
-                        (double)(e1.z - e2.z) * (e1.z - e2.z));
+                        (double)(e1.z - e2.z) * (e1.z - e2.z)) / scale;
         if (!(d <= a->max_dev_one_pass)) a->max_dev_one_pass = isnan(d) ? INFINITY : d;
     }
     cik_batch_destroy(ref);
@@ -97,36 +111,51 @@ static void compare(wl_kind kind, int chains, int joints, unsigned seed, cik_bac
     cik_batch_destroy(k);
 }
 
-/* Chains per second of one solve of `b` from the same start pose, best of
- * `reps` runs. */
-static double throughput(cik_batch *b, cik_backend be, int threads, int reps)
-{
+/* The start pose of every chain, saved and restored through the bulk path. */
+typedef struct pose_copy {
     cik_streams s;
-    cik_batch_streams(b, &s);
-    int n = s.chain_count, J = s.joint_count;
-    float *saved = malloc(sizeof(float) * 4 * (size_t)J * (size_t)n);
-    if (!saved) die("throughput", CIK_ERROR_OUT_OF_MEMORY);
-    for (int j = 0; j < J; ++j) {
-        memcpy(saved + (4 * j + 0) * (size_t)n, s.rotation_x[j], sizeof(float) * n);
-        memcpy(saved + (4 * j + 1) * (size_t)n, s.rotation_y[j], sizeof(float) * n);
-        memcpy(saved + (4 * j + 2) * (size_t)n, s.rotation_z[j], sizeof(float) * n);
-        memcpy(saved + (4 * j + 3) * (size_t)n, s.rotation_w[j], sizeof(float) * n);
+    float *saved;
+} pose_copy;
+
+static void pose_save(cik_batch *b, pose_copy *p)
+{
+    cik_batch_streams(b, &p->s);
+    size_t n = (size_t)p->s.chain_count, J = (size_t)p->s.joint_count;
+    p->saved = malloc(sizeof(float) * 4 * J * (n ? n : 1));
+    if (!p->saved) die("saving the start pose", CIK_ERROR_OUT_OF_MEMORY);
+    for (size_t j = 0; j < J; ++j) {
+        memcpy(p->saved + (4 * j + 0) * n, p->s.rotation_x[j], sizeof(float) * n);
+        memcpy(p->saved + (4 * j + 1) * n, p->s.rotation_y[j], sizeof(float) * n);
+        memcpy(p->saved + (4 * j + 2) * n, p->s.rotation_z[j], sizeof(float) * n);
+        memcpy(p->saved + (4 * j + 3) * n, p->s.rotation_w[j], sizeof(float) * n);
     }
+}
+
+static void pose_restore(const pose_copy *p)
+{
+    size_t n = (size_t)p->s.chain_count, J = (size_t)p->s.joint_count;
+    for (size_t j = 0; j < J; ++j) {
+        memcpy(p->s.rotation_x[j], p->saved + (4 * j + 0) * n, sizeof(float) * n);
+        memcpy(p->s.rotation_y[j], p->saved + (4 * j + 1) * n, sizeof(float) * n);
+        memcpy(p->s.rotation_z[j], p->saved + (4 * j + 2) * n, sizeof(float) * n);
+        memcpy(p->s.rotation_w[j], p->saved + (4 * j + 3) * n, sizeof(float) * n);
+    }
+}
+
+/* Chains per second of one solve from the saved start pose, best of `reps`
+ * runs. */
+static double throughput(cik_batch *b, const pose_copy *start, cik_backend be, int threads, int reps)
+{
     double best = 1e30;
     for (int r = 0; r < reps; ++r) {
-        for (int j = 0; j < J; ++j) {
-            memcpy(s.rotation_x[j], saved + (4 * j + 0) * (size_t)n, sizeof(float) * n);
-            memcpy(s.rotation_y[j], saved + (4 * j + 1) * (size_t)n, sizeof(float) * n);
-            memcpy(s.rotation_z[j], saved + (4 * j + 2) * (size_t)n, sizeof(float) * n);
-            memcpy(s.rotation_w[j], saved + (4 * j + 3) * (size_t)n, sizeof(float) * n);
-        }
+        pose_restore(start);
         double t0 = wl_now();
         solve(b, be, 10, threads);
         double t = wl_now() - t0;
         if (t < best) best = t;
     }
-    free(saved);
-    return n / best;
+    pose_restore(start);
+    return cik_batch_chain_count(b) / best;
 }
 
 static void usage(void)
@@ -199,7 +228,7 @@ int main(int argc, char **argv)
             continue;
         }
         printf("== %s vs reference\n", cik_backend_name((cik_backend)be));
-        printf("%-18s %3s %10s %9s %9s %8s %8s %8s %s\n", "workload", "J", "max dev 1", "same %",
+        printf("%-18s %3s %10s %9s %9s %8s %8s %8s %s\n", "workload", "J", "dev 1pass", "same %",
                "within 1", "conv ref", "conv k", "skip!=", "verdict");
         for (int c = 0; c < ncases; ++c) {
             agreement a;
@@ -207,7 +236,7 @@ int main(int argc, char **argv)
             compare(cases[c].kind, chains, cases[c].joints, seed, (cik_backend)be, &a);
             double same = a.chains ? 100.0 * a.same / a.chains : 100.0;
             int ok = a.skipped_mismatch == 0 && a.same + a.within_one == a.chains;
-            if (cases[c].rule) ok = ok && same >= 99.9 && a.max_dev_one_pass <= 1e-5;
+            if (cases[c].rule) ok = ok && a.same * 1000 >= a.chains * 999 && a.max_dev_one_pass <= 1e-5;
             /* hard cases (unreachable, straight, folded) are reported; the
              * agreement rule covers reachable, well-conditioned chains */
             const char *verdict = ok ? "ok" : (cases[c].rule ? "FAIL" : "differs (not ruled)");
@@ -224,16 +253,19 @@ int main(int argc, char **argv)
         printf("== throughput: %d legs with limits, 10 passes, 1 mm, %d thread(s), best of 5\n", bench_chains,
                threads);
         cik_batch *b = make(WL_LEGS, bench_chains, 3, seed);
-        double ref = throughput(b, CIK_BACKEND_REFERENCE, threads, 3), scalar = 0;
+        pose_copy start;
+        pose_save(b, &start);
+        double ref = throughput(b, &start, CIK_BACKEND_REFERENCE, threads, 3), scalar = 0;
         printf("%-10s %14s %10s %12s %12s\n", "backend", "chains/s", "ns/chain", "x reference", "x scalar");
         printf("%-10s %14.0f %10.1f %12.2f %12s\n", "reference", ref, 1e9 / ref, 1.0, "");
         for (int be = CIK_BACKEND_SCALAR; be < CIK_BACKEND_COUNT; ++be) {
             if (!cik_backend_available((cik_backend)be)) continue;
-            double t = throughput(b, (cik_backend)be, threads, 5);
+            double t = throughput(b, &start, (cik_backend)be, threads, 5);
             if (be == CIK_BACKEND_SCALAR) scalar = t;
             printf("%-10s %14.0f %10.1f %12.2f %12.2f\n", cik_backend_name((cik_backend)be), t, 1e9 / t, t / ref,
                    t / scalar);
         }
+        free(start.saved);
         cik_batch_destroy(b);
     }
     printf("\n%s\n", failed ? "FAILED: a backend breaks the agreement rule" : "all backends agree with the reference");

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# crowdik's test command: installs what the tests need (Debian packages, when
+# run as root), builds everything warning-free with -Werror, and runs every
+# test through CTest: the Criterion suites, the validation tool on every
+# backend this CPU runs, the aarch64 cross build under qemu, the benchmark
+# quick mode and the sanitizer build.
+#
+#   tools/test.sh            # from the repository root
+#   BUILD_DIR=out tools/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=(libcriterion-dev pkg-config libbenchmark-dev g++ gcc-aarch64-linux-gnu qemu-user valgrind)
+missing=()
+for p in "${need[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    if [ "$(id -u)" = 0 ]; then
+        echo "crowdik: installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "crowdik: the tests need Debian packages that are missing. Run:" >&2
+        echo "  sudo apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+
+build=${BUILD_DIR:-build-test}
+jobs=$(nproc)
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCROWDIK_WERROR=ON >/dev/null
+cmake --build "$build" -j "$jobs"
+ctest --test-dir "$build" --output-on-failure -j "$jobs"
