@@ -29,6 +29,7 @@ const char *cik_status_string(cik_status status)
     case CIK_ERROR_BACKEND_UNAVAILABLE: return "backend unavailable on this build or CPU";
     case CIK_ERROR_OPTIONS: return "bad options (threshold <= 0 or non-finite, or max_iterations < 0)";
     case CIK_ERROR_NOT_UNIT: return "quaternion far from unit length";
+    case CIK_ERROR_RANGE: return "coordinate beyond CIK_MAX_COORDINATE";
     }
     return "unknown status";
 }
@@ -106,6 +107,10 @@ int cik_batch_joint_count(const cik_batch *batch) { return batch ? batch->joint_
 size_t cik_batch_memory_bytes(const cik_batch *batch) { return batch ? batch->bytes : 0; }
 
 static int finite3(cik_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+static int in_range3(cik_vec3 v)
+{
+    return fabsf(v.x) <= CIK_MAX_COORDINATE && fabsf(v.y) <= CIK_MAX_COORDINATE && fabsf(v.z) <= CIK_MAX_COORDINATE;
+}
 static int finite4(cik_quat q) { return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w); }
 
 /* NON_FINITE, NOT_UNIT or OK; on OK `*unit` is q normalised. */
@@ -216,6 +221,10 @@ cik_status cik_batch_set_chain(cik_batch *b, int index, const cik_chain *c)
         if (!finite3(c->offset[j])) return CIK_ERROR_NON_FINITE;
         if ((st = check_quat(c->rotation[j], &v.rotation[j])) != CIK_OK) return st;
     }
+    if (!in_range3(c->root_position) || !in_range3(c->effector) || !in_range3(c->target))
+        return CIK_ERROR_RANGE;
+    for (int j = 0; j < b->joint_count; ++j)
+        if (!in_range3(c->offset[j])) return CIK_ERROR_RANGE;
     for (int j = 0; j < b->joint_count; ++j)
         if ((st = check_limit(&c->limit[j], &v.limit[j])) != CIK_OK) return st;
 
@@ -302,6 +311,7 @@ cik_status cik_batch_set_target(cik_batch *b, int index, cik_vec3 target)
     cik_status st = check_index(b, index);
     if (st != CIK_OK) return st;
     if (!finite3(target)) return CIK_ERROR_NON_FINITE;
+    if (!in_range3(target)) return CIK_ERROR_RANGE;
     write_vec(cik__chain_stream(b, CIK__TX), cik__chain_stream(b, CIK__TY),
               cik__chain_stream(b, CIK__TZ), index, target);
     return CIK_OK;
@@ -312,6 +322,7 @@ cik_status cik_batch_set_root(cik_batch *b, int index, cik_vec3 position, cik_qu
     cik_status st = check_index(b, index);
     if (st != CIK_OK) return st;
     if (!finite3(position)) return CIK_ERROR_NON_FINITE;
+    if (!in_range3(position)) return CIK_ERROR_RANGE;
     cik_quat q;
     if ((st = check_quat(rotation, &q)) != CIK_OK) return st;
     write_vec(cik__chain_stream(b, CIK__RPX), cik__chain_stream(b, CIK__RPY),

@@ -202,28 +202,31 @@ static void unstick(cik_chain *c, pose *p)
     }
 }
 
-static int chain_finite(const cik_chain *c)
+/* SPEC skipped, with the documented ranges: finite, coordinates within
+ * CIK_MAX_COORDINATE, rotations near unit length. */
+static int vec_valid(vec3 v)
 {
-    const float *f[] = {&c->root_position.x, &c->root_rotation.x, &c->effector.x, &c->target.x};
-    const int n[] = {3, 4, 3, 3};
-    for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < n[k]; ++i)
-            if (!isfinite(f[k][i])) return 0;
-    for (int j = 0; j < c->joint_count; ++j) {
-        const float *o = &c->offset[j].x, *q = &c->rotation[j].x;
-        for (int i = 0; i < 3; ++i)
-            if (!isfinite(o[i])) return 0;
-        for (int i = 0; i < 4; ++i)
-            if (!isfinite(q[i])) return 0;
-    }
-    return 1;
+    return fabsf(v.x) <= CIK_MAX_COORDINATE && fabsf(v.y) <= CIK_MAX_COORDINATE &&
+           fabsf(v.z) <= CIK_MAX_COORDINATE; /* false for NaN */
+}
+static int quat_valid(quat q)
+{
+    float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    return fabsf(n2 - 1.0f) <= CIK_UNIT_SQUARED_TOLERANCE; /* false for NaN and inf */
+}
+static int chain_valid(const cik_chain *c)
+{
+    int ok = vec_valid(c->root_position) && quat_valid(c->root_rotation) && vec_valid(c->effector) &&
+             vec_valid(c->target);
+    for (int j = 0; j < c->joint_count; ++j) ok = ok && vec_valid(c->offset[j]) && quat_valid(c->rotation[j]);
+    return ok;
 }
 
 /* Solves one chain in place; returns its result. */
 static cik_result solve_chain(cik_chain *c, float threshold, int max_iterations)
 {
     cik_result res = {0.0f, 0, 0};
-    if (!chain_finite(c)) {
+    if (!chain_valid(c)) {
         res.error = NAN;
         res.flags = CIK_RESULT_SKIPPED;
         return res;

@@ -79,8 +79,22 @@ typedef enum cik_status {
     /** Bad solver options: threshold <= 0 or non-finite, max_iterations < 0. */
     CIK_ERROR_OPTIONS = 6,
     /** A quaternion whose length is far from 1 (more than 1e-2 off). */
-    CIK_ERROR_NOT_UNIT = 7
+    CIK_ERROR_NOT_UNIT = 7,
+    /** A finite coordinate beyond CIK_MAX_COORDINATE. */
+    CIK_ERROR_RANGE = 8
 } cik_status;
+
+/** The largest coordinate magnitude (positions, offsets, effectors,
+ *  targets) the solver accepts, in world units. Squares of larger values
+ *  overflow float; far below that, float resolution is useless for IK
+ *  anyway (at 1e8 a float step is 8 units), so engines with large worlds
+ *  solve relative to a nearby origin. */
+#define CIK_MAX_COORDINATE 1e8f
+
+/** At solve time a rotation (root or joint) counts as valid when its squared
+ *  length is within this of 1 (the setters normalise; the bulk path does
+ *  not). */
+#define CIK_UNIT_SQUARED_TOLERANCE 0.021f
 
 /** A static, human-readable description of a status ("ok", "bad argument..."). */
 CIK_API const char *cik_status_string(cik_status status);
@@ -199,7 +213,8 @@ CIK_API int cik_batch_joint_count(const cik_batch *batch);
  *  nothing: null pointers or an index out of range (ARGUMENT), a joint_count
  *  different from the batch's (ARGUMENT), any NaN or infinity (NON_FINITE), a
  *  quaternion whose length is off 1 by more than 1e-2 (NOT_UNIT; nearer ones
- *  are normalised), a bad limit (LIMIT). Clears the chain's last result. */
+ *  are normalised), a coordinate beyond CIK_MAX_COORDINATE (RANGE), a bad
+ *  limit (LIMIT). Clears the chain's last result. */
 CIK_API cik_status cik_batch_set_chain(cik_batch *batch, int index, const cik_chain *chain);
 
 /** Reads slot `index` back (rotations are the last solution). */
@@ -225,8 +240,10 @@ CIK_API cik_status cik_batch_get_rotation(const cik_batch *batch, int index, int
  *  i < cik_batch_chain_count). Write targets, roots and start rotations for a
  *  whole frame, solve, read rotations back, without a call per chain.
  *  Streams are 64-byte aligned. Values written here are not validated: a
- *  chain whose data is non-finite at solve time is SKIPPED (pose untouched,
- *  error NaN) and no other chain is affected. Rotations written here should
+ *  chain whose data at solve time is non-finite, has a coordinate beyond
+ *  CIK_MAX_COORDINATE or a rotation whose squared length is off 1 by more
+ *  than CIK_UNIT_SQUARED_TOLERANCE is SKIPPED (pose untouched, error NaN)
+ *  and no other chain is affected. Rotations written here should
  *  be unit quaternions. Offsets, effectors and limits are set through
  *  cik_batch_set_chain (limits carry derived data). The pointers stay valid
  *  until the batch is destroyed. */
@@ -255,7 +272,7 @@ CIK_API cik_status cik_solve(cik_batch *batch, const cik_options *options);
 /** Result flags. */
 #define CIK_RESULT_CONVERGED 1u   /**< error < threshold */
 #define CIK_RESULT_UNREACHABLE 2u /**< target farther from joint 0 than the chain's reach */
-#define CIK_RESULT_SKIPPED 4u     /**< non-finite data: pose untouched, error NaN */
+#define CIK_RESULT_SKIPPED 4u     /**< invalid data (non-finite, out of range, not unit): pose untouched, error NaN */
 
 /** One chain's outcome of the last solve. */
 typedef struct cik_result {

@@ -10,7 +10,8 @@
  * set, and reciprocal square roots are refined estimates.
  *
  * Masks carry the per-lane control flow:
- *   valid   the lane's data is finite (otherwise it is SKIPPED, never written)
+ *   valid   the lane's data is finite, within CIK_MAX_COORDINATE, rotations
+ *           near unit length (otherwise it is SKIPPED, never written)
  *   active  valid and not yet converged at the start of this pass
  *   moved   this pass rotated the lane at least once
  * A lane that leaves `active` is frozen: every later update is a select that
@@ -289,8 +290,17 @@ CIK_INLINE void unstick(group *g, vm m)
     }
 }
 
-CIK_INLINE vm finite3(v3 v) { return w_and(v_finite(v.x), w_and(v_finite(v.y), v_finite(v.z))); }
-CIK_INLINE vm finite4(vq q) { return w_and(w_and(v_finite(q.x), v_finite(q.y)), w_and(v_finite(q.z), v_finite(q.w))); }
+/* Comparisons with NaN are false, so these also reject NaN and infinity. */
+CIK_INLINE vm valid3(v3 v)
+{
+    vf m = v_set1(CIK_MAX_COORDINATE);
+    return w_and(v_le(v_abs(v.x), m), w_and(v_le(v_abs(v.y), m), v_le(v_abs(v.z), m)));
+}
+CIK_INLINE vm valid4(vq q)
+{
+    vf n2 = v_fma(q.x, q.x, v_fma(q.y, q.y, v_fma(q.z, q.z, v_mul(q.w, q.w))));
+    return v_le(v_abs(v_sub(n2, v_set1(1.0f))), v_set1(CIK_UNIT_SQUARED_TOLERANCE));
+}
 
 CIK_INLINE vf distance(v3 a, v3 b)
 {
@@ -313,11 +323,11 @@ static void solve_group(const cik__kernel_job *job, int lane0)
     g.root_p = v3_load(CS(CIK__RPX), CS(CIK__RPY), CS(CIK__RPZ), lane0);
     g.root_q = q_load(CS(CIK__RQX), CS(CIK__RQY), CS(CIK__RQZ), CS(CIK__RQW), lane0);
     g.eff = v3_load(CS(CIK__EX), CS(CIK__EY), CS(CIK__EZ), lane0);
-    vm valid = w_and(w_and(finite3(g.T), finite3(g.root_p)), w_and(finite4(g.root_q), finite3(g.eff)));
+    vm valid = w_and(w_and(valid3(g.T), valid3(g.root_p)), w_and(valid4(g.root_q), valid3(g.eff)));
     for (int j = 0; j < J; ++j) {
         g.q[j] = q_load(JS(j, CIK__QX), JS(j, CIK__QY), JS(j, CIK__QZ), JS(j, CIK__QW), lane0);
         g.off[j] = v3_load(JS(j, CIK__OX), JS(j, CIK__OY), JS(j, CIK__OZ), lane0);
-        valid = w_and(valid, w_and(finite4(g.q[j]), finite3(g.off[j])));
+        valid = w_and(valid, w_and(valid4(g.q[j]), valid3(g.off[j])));
     }
     forward_from(&g, 0, 1);
 

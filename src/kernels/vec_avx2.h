@@ -41,7 +41,6 @@ CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_LE_
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
 CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
-CIK_INLINE cik_nm n_finite(cik_nf a) { return _mm256_cmp_ps(_mm256_sub_ps(a, a), _mm256_setzero_ps(), _CMP_EQ_OQ); }
 CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return _mm256_blendv_ps(b, a, m); }
 CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return _mm256_and_ps(a, b); }
 CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return _mm256_or_ps(a, b); }

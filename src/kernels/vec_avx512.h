@@ -41,7 +41,6 @@ CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CM
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
 CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
 CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
-CIK_INLINE cik_nm n_finite(cik_nf a) { return _mm512_cmp_ps_mask(_mm512_sub_ps(a, a), _mm512_setzero_ps(), _CMP_EQ_OQ); }
 CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return _mm512_mask_blend_ps(m, b, a); }
 CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return (cik_nm)(a & b); }
 CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return (cik_nm)(a | b); }

@@ -42,7 +42,6 @@ CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return vcleq_f32(a, b); }
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return vcgtq_f32(a, b); }
 CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return vcgeq_f32(a, b); }
 CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return vceqq_f32(a, b); }
-CIK_INLINE cik_nm n_finite(cik_nf a) { return vceqq_f32(vsubq_f32(a, a), vdupq_n_f32(0.0f)); }
 CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return vbslq_f32(m, a, b); }
 CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return vandq_u32(a, b); }
 CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return vorrq_u32(a, b); }

@@ -36,8 +36,6 @@ CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return a <= b; }
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return a > b; }
 CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return a >= b; }
 CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return a == b; }
-/* x - x is 0 for finite x and NaN for NaN or infinity. */
-CIK_INLINE cik_nm n_finite(cik_nf a) { return (a - a) == 0.0f; }
 CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return m ? a : b; }
 CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return a & b; }
 CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return a | b; }

@@ -41,7 +41,6 @@ CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm_cmple_ps(a, b); }
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm_cmpgt_ps(a, b); }
 CIK_INLINE cik_nm n_ge(cik_nf a, cik_nf b) { return _mm_cmpge_ps(a, b); }
 CIK_INLINE cik_nm n_eq(cik_nf a, cik_nf b) { return _mm_cmpeq_ps(a, b); }
-CIK_INLINE cik_nm n_finite(cik_nf a) { return _mm_cmpeq_ps(_mm_sub_ps(a, a), _mm_setzero_ps()); }
 CIK_INLINE cik_nf n_sel(cik_nm m, cik_nf a, cik_nf b) { return _mm_blendv_ps(b, a, m); }
 CIK_INLINE cik_nm m_and(cik_nm a, cik_nm b) { return _mm_and_ps(a, b); }
 CIK_INLINE cik_nm m_or(cik_nm a, cik_nm b) { return _mm_or_ps(a, b); }

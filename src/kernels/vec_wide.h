@@ -39,7 +39,6 @@ CIK_WIDE3(fma) CIK_WIDE3(fnma)
 CIK_WIDE1(abs) CIK_WIDE1(neg) CIK_WIDE1(sqrt) CIK_WIDE1(rsqrt)
 CIK_WIDE_CMP(lt) CIK_WIDE_CMP(le) CIK_WIDE_CMP(gt) CIK_WIDE_CMP(ge) CIK_WIDE_CMP(eq)
 
-CIK_INLINE vm v_finite(vf a) { vm r; CIK_EACH r.m[i_] = n_finite(a.v[i_]); return r; }
 CIK_INLINE vf v_sel(vm m, vf a, vf b) { vf r; CIK_EACH r.v[i_] = n_sel(m.m[i_], a.v[i_], b.v[i_]); return r; }
 CIK_INLINE vm w_and(vm a, vm b) { vm r; CIK_EACH r.m[i_] = m_and(a.m[i_], b.m[i_]); return r; }
 CIK_INLINE vm w_or(vm a, vm b) { vm r; CIK_EACH r.m[i_] = m_or(a.m[i_], b.m[i_]); return r; }

@@ -1,0 +1,249 @@
+/*
+ * crowdik foot placement: put the feet of a whole crowd on uneven ground,
+ * every frame, with one batched CCD solve.
+ *
+ * Pipeline per frame (docs/foot.md has the details and the reasons):
+ *   1. cik_foot_crowd_probe        forward kinematics of the animated pose:
+ *                                  animated ankle positions and foot
+ *                                  orientations; the probe points (x, z)
+ *                                  under which each foot looks for ground.
+ *   2. cik_foot_crowd_ground_heightfield   samples a heightfield at the
+ *                                  probes, or the caller writes the contact
+ *                                  streams itself (its own raycasts).
+ *   3. cik_foot_crowd_place        foot targets (contact + ankle height along
+ *                                  the normal, blended with the animation by
+ *                                  the IK weight), pelvis lowering (clamped,
+ *                                  smoothed over frames), the start pose of
+ *                                  every leg written into the batch.
+ *   4. cik_foot_crowd_solve        one cik_solve over all legs of all
+ *                                  characters.
+ *   5. cik_foot_crowd_align        each ankle turned so the sole lies on the
+ *                                  ground normal (blended by the weight),
+ *                                  within the ankle's limit; solved ankle
+ *                                  positions and foot orientations written.
+ * cik_foot_crowd_frame runs 1..5 with a heightfield.
+ *
+ * Conventions: as crowdik.h (single precision, Hamilton quaternions (x, y, z,
+ * w), radians). World units are metres in the defaults (max pelvis drop,
+ * speeds, threshold); any consistent unit works if the options are scaled to
+ * match. +Y is up: the heightfield gives y over (x, z), and the pelvis is
+ * lowered along -Y. Time in seconds.
+ *
+ * Legs: each character has two legs (side 0 = left, 1 = right); foot index
+ * f = 2 * character + side is also the leg's chain index in the batch. A leg
+ * is a three-joint crowdik chain (hip, knee, ankle) rooted at the pelvis,
+ * whose end effector is the ankle joint itself (effector offset zero). The
+ * ankle, not the toe, is the effector because the ankle's orientation is
+ * decided afterwards by the ground normal: with the toe as effector, CCD would
+ * spend the ankle joint on reaching the toe and the sole alignment would then
+ * move the toe away again. Reaching with hip and knee and orienting with the
+ * ankle keeps the two jobs apart, and the ankle position fully determines the
+ * sole's contact point once the sole is aligned.
+ *
+ * Ownership: a crowd owns its batch and every stream; cik_foot_crowd_streams
+ * hands out pointers into them, valid until the crowd is destroyed. A
+ * heightfield is a view: the caller owns `heights` and keeps it alive while
+ * the heightfield is used. No function here allocates except
+ * cik_foot_crowd_create; none prints.
+ *
+ * Thread safety: as crowdik.h. A crowd needs exclusive access during the
+ * frame functions; different crowds are independent.
+ *
+ * The header compiles as C99, C11 and C++.
+ */
+#ifndef CROWDIK_FOOT_H
+#define CROWDIK_FOOT_H
+
+#include "crowdik/crowdik.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Heightfield                                                              */
+
+/** A regular grid of ground heights over the x-z plane (a view: the caller
+ *  owns `heights`). Sample (ix, iz) lies at world (origin_x + ix * spacing_x,
+ *  heights[iz * count_x + ix], origin_z + iz * spacing_z). */
+typedef struct cik_heightfield {
+    float origin_x, origin_z;
+    /** Grid spacing, > 0. */
+    float spacing_x, spacing_z;
+    /** Samples along x and z, each >= 2. */
+    int count_x, count_z;
+    /** count_x * count_z heights, row-major in z (x varies fastest). */
+    const float *heights;
+} cik_heightfield;
+
+/** CIK_OK when `hf` is usable: non-null heights, counts >= 2, spacings > 0
+ *  and finite (ARGUMENT otherwise). Heights are not scanned. */
+CIK_API cik_status cik_heightfield_validate(const cik_heightfield *hf);
+
+/** Height and unit normal at (x, z). The height is the bilinear
+ *  interpolation of the four surrounding samples; the normal is the bilinear
+ *  interpolation (renormalised) of per-sample normals taken from central
+ *  differences (one-sided at the border). Both are exact on planes and
+ *  continuous everywhere, including across cell edges. Outside the grid the
+ *  position is clamped to its border. `height` or `normal` may be NULL. */
+CIK_API cik_status cik_heightfield_sample(const cik_heightfield *hf, float x, float z,
+                                          float *height, cik_vec3 *normal);
+
+/** cik_heightfield_sample for `count` points at once: reads x[i], z[i] and
+ *  writes height[i] and (normal_x, normal_y, normal_z)[i]. The normal arrays
+ *  may all be NULL (heights only). */
+CIK_API cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count,
+                                               const float *x, const float *z, float *height,
+                                               float *normal_x, float *normal_y,
+                                               float *normal_z);
+
+/* ------------------------------------------------------------------------ */
+/* Legs and the crowd                                                       */
+
+/** One leg's skeleton. The bind pose (identity rotations) must stand the leg
+ *  on flat ground with the sole flat: the sole's up direction is
+ *  `sole_normal` in the ankle's frame, and the ankle is `ankle_height` above
+ *  the sole along it. */
+typedef struct cik_foot_leg {
+    /** Hip joint origin in the pelvis frame. */
+    cik_vec3 hip;
+    /** Knee origin in the hip's frame (the thigh). */
+    cik_vec3 thigh;
+    /** Ankle origin in the knee's frame (the shin). */
+    cik_vec3 shin;
+    /** Limits of hip, knee, ankle (as cik_limit in crowdik.h). */
+    cik_limit limit[3];
+    /** Up direction of the sole in the ankle's frame (non-zero; normalised). */
+    cik_vec3 sole_normal;
+    /** Height of the ankle above the sole (>= 0, world units). */
+    float ankle_height;
+} cik_foot_leg;
+
+/** Pipeline options. Start from cik_foot_default_options(). */
+typedef struct cik_foot_options {
+    /** The batch solve. Default threshold 2e-4 (0.2 mm), 16 passes. */
+    cik_options solver;
+    /** Frame time in seconds (> 0), for the pelvis smoothing. Default 1/60. */
+    float dt;
+    /** Most the pelvis may be lowered (>= 0). Default 0.3. */
+    float max_pelvis_drop;
+    /** Fastest the pelvis goes down when a foot needs it (> 0, units per
+     *  second). Default 2.5. */
+    float pelvis_drop_speed;
+    /** Time constant of the pelvis going back up when the need shrinks
+     *  (>= 0 seconds; 0 = at once). Default 0.12. */
+    float pelvis_rise_time;
+    /** Fraction of a leg's full reach (|thigh| + |shin|) kept in reserve so
+     *  the knee never locks straight, in [0, 0.5). Default 0.002. */
+    float reach_margin;
+} cik_foot_options;
+
+/** threshold 2e-4, 16 passes, AUTO backend, all threads, dt 1/60, drop 0.3
+ *  at most at 2.5 per second, rise time 0.12 s, reach margin 0.002. */
+CIK_API cik_foot_options cik_foot_default_options(void);
+
+/** A crowd of characters, each a pelvis and two legs, with its batch. */
+typedef struct cik_foot_crowd cik_foot_crowd;
+
+/** Creates a crowd of `character_count` (>= 1) characters, every one with
+ *  the legs `legs[0]` (left) and `legs[1]` (right). Allocates the batch and
+ *  all streams once; nothing is allocated per frame. Refuses bad legs
+ *  (ARGUMENT, NON_FINITE or LIMIT as cik_batch_set_chain) and reports
+ *  OUT_OF_MEMORY. The animated pose starts as the bind pose, pelvis at the
+ *  origin, weights 1, contacts flat at height 0. */
+CIK_API cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2],
+                                         cik_foot_crowd **out);
+
+/** Frees a crowd and everything it owns. NULL is accepted. */
+CIK_API void cik_foot_crowd_destroy(cik_foot_crowd *crowd);
+
+/** Gives one character its own legs (setup, not per frame). */
+CIK_API cik_status cik_foot_crowd_set_legs(cik_foot_crowd *crowd, int character,
+                                           const cik_foot_leg legs[2]);
+
+/** Reads a character's legs back. */
+CIK_API cik_status cik_foot_crowd_get_legs(const cik_foot_crowd *crowd, int character,
+                                           cik_foot_leg legs[2]);
+
+/** Number of characters (0 for NULL). */
+CIK_API int cik_foot_crowd_character_count(const cik_foot_crowd *crowd);
+
+/** The crowd's batch (one chain per foot, index 2 * character + side), to
+ *  read results (cik_batch_result) after cik_foot_crowd_solve. */
+CIK_API const cik_batch *cik_foot_crowd_batch(const cik_foot_crowd *crowd);
+
+/** Forgets the pelvis smoothing: the next frame takes the pelvis drop it
+ *  needs at once (use after a teleport or a cut). */
+CIK_API cik_status cik_foot_crowd_reset(cik_foot_crowd *crowd);
+
+/** The crowd's streams: one float per character (`c`) or per foot (`f`),
+ *  all owned by the crowd. The caller writes the inputs (marked in) before
+ *  the frame and reads the outputs (out). */
+typedef struct cik_foot_streams {
+    int character_count;
+    int foot_count; /* 2 * character_count */
+    /* in, c: animated pelvis position and rotation (world) */
+    float *pelvis_x, *pelvis_y, *pelvis_z;
+    float *pelvis_qx, *pelvis_qy, *pelvis_qz, *pelvis_qw;
+    /* in, f: animated local rotations of hip [0], knee [1], ankle [2] */
+    float *pose_x[3], *pose_y[3], *pose_z[3], *pose_w[3];
+    /* in, f: IK weight in [0, 1]: 1 = the foot stands on the ground (stance),
+     * 0 = it follows the animation (swing) */
+    float *weight;
+    /* out of probe, f: animated ankle (world) and where to look for ground */
+    float *anim_ankle_x, *anim_ankle_y, *anim_ankle_z;
+    float *probe_x, *probe_z;
+    /* in to place, f: ground contact under the probe: height and unit normal
+     * (written by cik_foot_crowd_ground_heightfield, or by the caller) */
+    float *contact_y, *contact_nx, *contact_ny, *contact_nz;
+    /* out of place, c: how far the pelvis was lowered (>= 0) */
+    float *pelvis_drop;
+    /* out of place, f: the ankle target the legs are solved for */
+    float *target_x, *target_y, *target_z;
+    /* out of align, f: solved local rotations (hip, knee, ankle; these point
+     * into the batch's rotation streams) */
+    float *solved_x[3], *solved_y[3], *solved_z[3], *solved_w[3];
+    /* out of align, f: solved ankle position and foot orientation (world) */
+    float *ankle_x, *ankle_y, *ankle_z;
+    float *foot_qx, *foot_qy, *foot_qz, *foot_qw;
+} cik_foot_streams;
+
+/** Fills `out` with the crowd's stream pointers. */
+CIK_API cik_status cik_foot_crowd_streams(cik_foot_crowd *crowd, cik_foot_streams *out);
+
+/** Stage 1: forward kinematics of the animated pose (writes anim_ankle_*,
+ *  probe_*). */
+CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd);
+
+/** Stage 2: samples `hf` under every probe into the contact streams. */
+CIK_API cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *crowd,
+                                                     const cik_heightfield *hf);
+
+/** Stage 3: foot targets, pelvis lowering and the legs' start poses (the
+ *  animated pose, clamped into the joint limits). Refuses bad options
+ *  (OPTIONS) before changing anything. */
+CIK_API cik_status cik_foot_crowd_place(cik_foot_crowd *crowd, const cik_foot_options *options);
+
+/** Stage 4: one cik_solve over all legs. Returns cik_solve's status. */
+CIK_API cik_status cik_foot_crowd_solve(cik_foot_crowd *crowd, const cik_foot_options *options);
+
+/** Stage 5: ankle alignment and the solved ankle and foot outputs. */
+CIK_API cik_status cik_foot_crowd_align(cik_foot_crowd *crowd, const cik_foot_options *options);
+
+/** Stages 1 to 5 with ground from `hf`. NULL options = defaults. */
+CIK_API cik_status cik_foot_crowd_frame(cik_foot_crowd *crowd, const cik_heightfield *hf,
+                                        const cik_foot_options *options);
+
+/** Applies a joint limit to a local rotation exactly as the solver does
+ *  (docs/solver.md); a rotation already within the limit is returned as it
+ *  is. The limit's axis need not be unit length. */
+CIK_API cik_quat cik_foot_apply_limit(const cik_limit *limit, cik_quat q);
+
+/** How far `q` lies outside `limit`, in radians (0 when within). */
+CIK_API float cik_foot_limit_excess(const cik_limit *limit, cik_quat q);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CROWDIK_FOOT_H */

@@ -1,0 +1,100 @@
+/* Heightfield sampling: bilinear heights, interpolated per-sample normals. */
+#include "crowdik/foot.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "foot_math.h"
+
+cik_status cik_heightfield_validate(const cik_heightfield *hf)
+{
+    if (!hf || !hf->heights || hf->count_x < 2 || hf->count_z < 2) return CIK_ERROR_ARGUMENT;
+    if (!(hf->spacing_x > 0.0f) || !(hf->spacing_z > 0.0f) || !isfinite(hf->spacing_x) ||
+        !isfinite(hf->spacing_z) || !isfinite(hf->origin_x) || !isfinite(hf->origin_z))
+        return CIK_ERROR_ARGUMENT;
+    if ((size_t)hf->count_x > ((size_t)-1 / sizeof(float)) / (size_t)hf->count_z)
+        return CIK_ERROR_ARGUMENT;
+    return CIK_OK;
+}
+
+static inline float hf_at(const cik_heightfield *hf, int ix, int iz)
+{
+    return hf->heights[(size_t)iz * (size_t)hf->count_x + (size_t)ix];
+}
+
+/* Gradient (dh/dx, dh/dz) at a sample from central differences, one-sided
+ * at the border. */
+static inline void hf_grad(const cik_heightfield *hf, int ix, int iz, float *gx, float *gz)
+{
+    int x0 = ix > 0 ? ix - 1 : ix, x1 = ix < hf->count_x - 1 ? ix + 1 : ix;
+    int z0 = iz > 0 ? iz - 1 : iz, z1 = iz < hf->count_z - 1 ? iz + 1 : iz;
+    *gx = (hf_at(hf, x1, iz) - hf_at(hf, x0, iz)) / ((float)(x1 - x0) * hf->spacing_x);
+    *gz = (hf_at(hf, ix, z1) - hf_at(hf, ix, z0)) / ((float)(z1 - z0) * hf->spacing_z);
+}
+
+static inline void hf_sample(const cik_heightfield *hf, float x, float z, float *height,
+                             cik_vec3 *normal)
+{
+    float u = (x - hf->origin_x) / hf->spacing_x;
+    float v = (z - hf->origin_z) / hf->spacing_z;
+    float umax = (float)(hf->count_x - 1), vmax = (float)(hf->count_z - 1);
+    /* clamp (NaN goes to 0 so indices stay in range) */
+    u = u > 0.0f ? (u < umax ? u : umax) : 0.0f;
+    v = v > 0.0f ? (v < vmax ? v : vmax) : 0.0f;
+    int ix = (int)u, iz = (int)v;
+    if (ix > hf->count_x - 2) ix = hf->count_x - 2;
+    if (iz > hf->count_z - 2) iz = hf->count_z - 2;
+    float fu = u - (float)ix, fv = v - (float)iz;
+    float w00 = (1.0f - fu) * (1.0f - fv), w10 = fu * (1.0f - fv);
+    float w01 = (1.0f - fu) * fv, w11 = fu * fv;
+    if (height) {
+        *height = w00 * hf_at(hf, ix, iz) + w10 * hf_at(hf, ix + 1, iz) +
+                  w01 * hf_at(hf, ix, iz + 1) + w11 * hf_at(hf, ix + 1, iz + 1);
+    }
+    if (normal) {
+        float gx00, gz00, gx10, gz10, gx01, gz01, gx11, gz11;
+        hf_grad(hf, ix, iz, &gx00, &gz00);
+        hf_grad(hf, ix + 1, iz, &gx10, &gz10);
+        hf_grad(hf, ix, iz + 1, &gx01, &gz01);
+        hf_grad(hf, ix + 1, iz + 1, &gx11, &gz11);
+        /* interpolate unit normals (-gx, 1, -gz)/|.| */
+        float n00 = 1.0f / sqrtf(gx00 * gx00 + 1.0f + gz00 * gz00);
+        float n10 = 1.0f / sqrtf(gx10 * gx10 + 1.0f + gz10 * gz10);
+        float n01 = 1.0f / sqrtf(gx01 * gx01 + 1.0f + gz01 * gz01);
+        float n11 = 1.0f / sqrtf(gx11 * gx11 + 1.0f + gz11 * gz11);
+        float a = w00 * n00, b = w10 * n10, c = w01 * n01, d = w11 * n11;
+        cik_vec3 n = fm_v(-(a * gx00 + b * gx10 + c * gx01 + d * gx11), a + b + c + d,
+                          -(a * gz00 + b * gz10 + c * gz01 + d * gz11));
+        *normal = fm_norm(n);
+    }
+}
+
+cik_status cik_heightfield_sample(const cik_heightfield *hf, float x, float z, float *height,
+                                  cik_vec3 *normal)
+{
+    cik_status s = cik_heightfield_validate(hf);
+    if (s != CIK_OK) return s;
+    hf_sample(hf, x, z, height, normal);
+    return CIK_OK;
+}
+
+cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count, const float *x,
+                                       const float *z, float *height, float *normal_x,
+                                       float *normal_y, float *normal_z)
+{
+    cik_status s = cik_heightfield_validate(hf);
+    if (s != CIK_OK) return s;
+    if (count < 0 || (count > 0 && (!x || !z || !height))) return CIK_ERROR_ARGUMENT;
+    int want_normal = normal_x || normal_y || normal_z;
+    if (want_normal && !(normal_x && normal_y && normal_z)) return CIK_ERROR_ARGUMENT;
+    for (int i = 0; i < count; ++i) {
+        cik_vec3 n;
+        hf_sample(hf, x[i], z[i], &height[i], want_normal ? &n : NULL);
+        if (want_normal) {
+            normal_x[i] = n.x;
+            normal_y[i] = n.y;
+            normal_z[i] = n.z;
+        }
+    }
+    return CIK_OK;
+}
