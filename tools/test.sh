@@ -32,3 +32,13 @@ jobs=$(nproc)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCROWDIK_WERROR=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
+
+# The Criterion suites again under AddressSanitizer and UBSan: any report
+# fails the test (-fno-sanitize-recover=all), and every test ends with a leak
+# check (tests/leak_check.h).
+asan=${build}-sanitize
+cmake -S . -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDIK_SANITIZE=ON -DCROWDIK_BUILD_BENCH=OFF \
+    -DCROWDIK_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$asan" -j "$jobs"
+ASAN_OPTIONS=handle_segv=0:detect_leaks=1:allocator_may_return_null=1 ctest --test-dir "$asan" -R '^test_' --output-on-failure -j "$jobs"
+echo "crowdik: all tests passed"
