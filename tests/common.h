@@ -1,0 +1,215 @@
+/*
+ * Helpers shared by the crowdik test files: vector and quaternion math in
+ * double precision (the tests' own, independent of the library), backend
+ * iteration, batch construction from generated workloads and comparison of
+ * solved batches.
+ */
+#ifndef CROWDIK_TESTS_COMMON_H
+#define CROWDIK_TESTS_COMMON_H
+
+#include <crowdik/crowdik.h>
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include "workloads.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* Every solver backend, REFERENCE first. */
+static const cik_backend t_backends[] = {CIK_BACKEND_REFERENCE, CIK_BACKEND_SCALAR, CIK_BACKEND_SSE,
+                                         CIK_BACKEND_AVX2,      CIK_BACKEND_AVX512, CIK_BACKEND_NEON};
+#define T_BACKEND_COUNT ((int)(sizeof t_backends / sizeof t_backends[0]))
+
+/* 1 when the backend runs here; logs the skip otherwise. */
+static inline int t_backend_usable(cik_backend b)
+{
+    if (cik_backend_available(b)) return 1;
+    cr_log_info("backend %s not available on this build/CPU: skipped", cik_backend_name(b));
+    return 0;
+}
+
+static inline cik_vec3 t_v3(float x, float y, float z)
+{
+    cik_vec3 v = {x, y, z};
+    return v;
+}
+
+static inline cik_quat t_q(float x, float y, float z, float w)
+{
+    cik_quat q = {x, y, z, w};
+    return q;
+}
+
+static inline cik_quat t_qid(void) { return t_q(0, 0, 0, 1); }
+
+/* angle-axis in double, rounded to float once (axis need not be unit). */
+static inline cik_quat t_angle_axis(double angle, double x, double y, double z)
+{
+    double n = sqrt(x * x + y * y + z * z);
+    double s = sin(0.5 * angle) / n;
+    return t_q((float)(x * s), (float)(y * s), (float)(z * s), (float)cos(0.5 * angle));
+}
+
+/* A chain with identity rotations, no limits, root at the origin. */
+static inline cik_chain t_chain(int joints)
+{
+    cik_chain c;
+    memset(&c, 0, sizeof c);
+    c.joint_count = joints;
+    c.root_rotation = t_qid();
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) c.rotation[j] = t_qid();
+    return c;
+}
+
+static inline double t_len3(cik_vec3 v)
+{
+    return sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+}
+
+static inline double t_dist(cik_vec3 a, cik_vec3 b)
+{
+    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+static inline double t_qlen(cik_quat q)
+{
+    return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+}
+
+/* SPEC reach: sum_{j>=1} |o[j]| + |e|. */
+static inline double t_reach(const cik_chain *c)
+{
+    double r = t_len3(c->effector);
+    for (int j = 1; j < c->joint_count; ++j) r += t_len3(c->offset[j]);
+    return r;
+}
+
+static inline int t_quat_finite(cik_quat q)
+{
+    return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w);
+}
+
+/* Angle (radians) of a rotation about a unit axis: 2 atan2(q.xyz . axis, q.w)
+ * after making w >= 0. */
+static inline double t_angle_about(cik_quat q, cik_vec3 axis)
+{
+    double s = (double)q.x * axis.x + (double)q.y * axis.y + (double)q.z * axis.z, w = q.w;
+    if (w < 0) {
+        s = -s;
+        w = -w;
+    }
+    return 2.0 * atan2(s, w);
+}
+
+/* An angle lies in [lo - tol, hi + tol] modulo 2 pi (q and -q are one rotation). */
+static inline int t_angle_in(double a, double lo, double hi, double tol)
+{
+    for (int k = -1; k <= 1; ++k) {
+        double b = a + 2.0 * M_PI * k;
+        if (b >= lo - tol && b <= hi + tol) return 1;
+    }
+    return 0;
+}
+
+/* SPEC swing-twist decomposition of q (made w >= 0) about a unit axis:
+ * twist angle and swing angle. */
+static inline void t_swing_twist(cik_quat q, cik_vec3 axis, double *twist_angle, double *swing_angle)
+{
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    if (w < 0) {
+        x = -x;
+        y = -y;
+        z = -z;
+        w = -w;
+    }
+    double ax = axis.x, ay = axis.y, az = axis.z;
+    double s = x * ax + y * ay + z * az;
+    double tx = ax * s, ty = ay * s, tz = az * s, tw = w;
+    double tn = sqrt(tx * tx + ty * ty + tz * tz + tw * tw);
+    if (tn > 0) {
+        tx /= tn;
+        ty /= tn;
+        tz /= tn;
+        tw /= tn;
+    } else {
+        tx = ty = tz = 0;
+        tw = 1;
+    }
+    /* swing = q * conj(twist) */
+    double cx = -tx, cy = -ty, cz = -tz, cw = tw;
+    double sx = w * cx + x * cw + y * cz - z * cy;
+    double sy = w * cy - x * cz + y * cw + z * cx;
+    double sz = w * cz + x * cy - y * cx + z * cw;
+    double sw = w * cw - x * cx - y * cy - z * cz;
+    *twist_angle = 2.0 * atan2(tx * ax + ty * ay + tz * az, tw);
+    *swing_angle = 2.0 * atan2(sqrt(sx * sx + sy * sy + sz * sz), fabs(sw));
+}
+
+/* A batch of `n` chains of workload `kind` (chain i = wl_chain(kind, seed, i)). */
+static inline cik_batch *t_workload_batch(wl_kind kind, uint64_t seed, int n, int joints)
+{
+    cik_batch *b = NULL;
+    cr_assert_eq(cik_batch_create(n, wl_joint_count(kind, joints), &b), CIK_OK);
+    cr_assert_eq(wl_fill(b, kind, seed, 0), CIK_OK, "wl_fill %s J=%d", wl_name(kind), joints);
+    return b;
+}
+
+static inline cik_options t_options(cik_backend backend, int threads)
+{
+    cik_options o = cik_default_options();
+    o.backend = backend;
+    o.threads = threads;
+    return o;
+}
+
+/* Every rotation and result of a batch, for bitwise comparison. */
+typedef struct t_solution {
+    int n, joints;
+    cik_quat *rot; /* n * joints */
+    cik_result *res;
+} t_solution;
+
+static inline t_solution t_capture(const cik_batch *b)
+{
+    t_solution s;
+    s.n = cik_batch_chain_count(b);
+    s.joints = cik_batch_joint_count(b);
+    s.rot = (cik_quat *)calloc((size_t)s.n * (size_t)s.joints + 1, sizeof(cik_quat));
+    s.res = (cik_result *)calloc((size_t)s.n + 1, sizeof(cik_result));
+    cr_assert(s.rot && s.res);
+    for (int i = 0; i < s.n; ++i) {
+        for (int j = 0; j < s.joints; ++j)
+            cr_assert_eq(cik_batch_get_rotation(b, i, j, &s.rot[(size_t)i * s.joints + j]), CIK_OK);
+        cr_assert_eq(cik_batch_result(b, i, &s.res[i]), CIK_OK);
+    }
+    return s;
+}
+
+static inline void t_release(t_solution *s)
+{
+    free(s->rot);
+    free(s->res);
+    s->rot = NULL;
+    s->res = NULL;
+}
+
+/* Chain i of `a` and chain k of `b` have bitwise identical rotations and results. */
+static inline int t_same_chain(const t_solution *a, int i, const t_solution *b, int k)
+{
+    if (a->joints != b->joints) return 0;
+    if (memcmp(&a->rot[(size_t)i * a->joints], &b->rot[(size_t)k * b->joints],
+               sizeof(cik_quat) * (size_t)a->joints) != 0)
+        return 0;
+    return memcmp(&a->res[i], &b->res[k], sizeof(cik_result)) == 0;
+}
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * Convergence rates of the reference solver on generated workloads with
+ * fixed seeds. The floors are the measured figures less a small margin:
+ * they guard against regressions in the solver's semantics (a lost
+ * antiparallel case, a reintroduced aligned cut-off, a broken stall
+ * breaker). No timing here.
+ */
+#include "common.h"
+
+/* Floors: measured figures less a margin of about two points (percent of
+ * chains converged). Measured with the reference solver at the seeds below:
+ * legs 80.36 % (mean 5.891 passes), legs without limits 88.78 %, spine
+ * 13.50 %, tail 5.30 %; random chains at 30 passes, J = 2..8, without limits
+ * 77.65 91.50 95.85 97.25 98.05 98.20 98.65 %, with limits 51.65 68.85 81.45
+ * 87.80 89.80 91.85 92.85 %. */
+#define LEGS_FLOOR 78.0
+#define LEGS_MEAN_PASSES_CEIL 6.2
+#define LEGS_FREE_FLOOR 86.5
+#define SPINE_FLOOR 11.0
+#define TAIL_FLOOR 4.0
+#define RANDOM_PASSES 30
+static const double random_floor_free[7] = {75.5, 89.5, 94.0, 95.5, 96.5, 96.5, 97.0};
+static const double random_floor_limits[7] = {49.5, 66.5, 79.0, 85.5, 87.5, 89.5, 90.5};
+
+static wl_stats solve_stats(wl_kind kind, uint64_t seed, int n, int joints, int passes, float threshold)
+{
+    cik_batch *b = t_workload_batch(kind, seed, n, joints);
+    cik_options o = t_options(CIK_BACKEND_REFERENCE, 0);
+    o.max_iterations = passes;
+    o.threshold = threshold;
+    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+    float *scratch = (float *)malloc(sizeof(float) * (size_t)n);
+    cr_assert_not_null(scratch);
+    wl_stats s;
+    wl_collect(b, &s, scratch);
+    free(scratch);
+    cik_batch_destroy(b);
+    cr_assert_eq(s.chains, n);
+    cr_assert_eq(s.skipped, 0);
+    return s;
+}
+
+Test(convergence, legs_reference_10_passes_1mm)
+{
+    wl_stats s = solve_stats(WL_LEGS, 1, 10000, 3, 10, 1e-3f);
+    double rate = 100.0 * s.converged / s.chains;
+    cr_log_info("legs (10000, 10 passes, 1 mm): converged %.2f%%, mean passes %.3f, unreachable %d, "
+                "error p50 %.3g p99 %.3g max %.3g",
+                rate, s.mean_passes, s.unreachable, s.error_p50, s.error_p99, s.error_max);
+    /* every leg target comes from a pose within the limits */
+    cr_assert_eq(s.unreachable, 0);
+    cr_assert_geq(rate, LEGS_FLOOR, "legs converged %.2f%% < %.2f%%", rate, LEGS_FLOOR);
+    cr_assert_leq(s.mean_passes, LEGS_MEAN_PASSES_CEIL, "legs mean passes %.3f", s.mean_passes);
+    wl_stats f = solve_stats(WL_LEGS_NO_LIMITS, 1, 10000, 3, 10, 1e-3f);
+    double free_rate = 100.0 * f.converged / f.chains;
+    cr_log_info("legs without limits: converged %.2f%%, mean passes %.3f", free_rate, f.mean_passes);
+    cr_assert_geq(free_rate, LEGS_FREE_FLOOR);
+}
+
+Test(convergence, spine_and_tail)
+{
+    wl_stats s = solve_stats(WL_SPINE, 2, 3000, 5, 10, 1e-3f);
+    double rs = 100.0 * s.converged / s.chains;
+    wl_stats t = solve_stats(WL_TAIL, 3, 2000, 12, 10, 1e-3f);
+    double rt = 100.0 * t.converged / t.chains;
+    cr_log_info("spine: converged %.2f%%, mean passes %.3f; tail: converged %.2f%%, mean passes %.3f", rs,
+                s.mean_passes, rt, t.mean_passes);
+    cr_assert_geq(rs, SPINE_FLOOR);
+    cr_assert_geq(rt, TAIL_FLOOR);
+}
+
+Test(convergence, random_chains_per_joint_count)
+{
+    for (int limits = 0; limits <= 1; ++limits) {
+        for (int J = 2; J <= 8; ++J) {
+            wl_kind kind = limits ? WL_RANDOM : WL_RANDOM_NO_LIMITS;
+            wl_stats s = solve_stats(kind, 40 + (uint64_t)J, 2000, J, RANDOM_PASSES, 1e-3f);
+            double rate = 100.0 * s.converged / s.chains;
+            double floor = (limits ? random_floor_limits : random_floor_free)[J - 2];
+            cr_log_info("%s J=%d (2000, %d passes, 1 mm): converged %.2f%%, mean passes %.3f", wl_name(kind), J,
+                        RANDOM_PASSES, rate, s.mean_passes);
+            cr_assert_geq(rate, floor, "%s J=%d converged %.2f%% < floor %.2f%%", wl_name(kind), J, rate, floor);
+        }
+    }
+}
