@@ -136,10 +136,29 @@ typedef struct cik_foot_options {
     /** Fraction of a leg's full reach (|thigh| + |shin|) kept in reserve so
      *  the knee never locks straight, in [0, 0.5). Default 0.002. */
     float reach_margin;
+    /** The start pose each leg's CCD solve begins from (CIK_FOOT_START_*).
+     *  Default CIK_FOOT_START_TWO_BONE. */
+    int start;
 } cik_foot_options;
 
+/** Start poses for the leg solve. CCD reaches a target in few passes when
+ *  only the direction is off, but opens or closes a knee (a target nearer
+ *  or farther than the animated ankle) slowly, a little per pass, most of
+ *  all on a near-straight stance leg. So the pipeline can seed the solve:
+ *  ANIMATION starts from the animated pose (clamped into the limits); KNEE
+ *  also sets the knee hinge angle so that hip-to-ankle distance equals
+ *  hip-to-target distance (exact for any hinge axis and bone offsets);
+ *  TWO_BONE also swings the hip (shortest arc, hip limit applied) so the
+ *  start pose meets the target whenever the limits allow, and CCD refines
+ *  what the limits left over. KNEE and TWO_BONE need a hinge knee; other
+ *  knees start from the animation. */
+#define CIK_FOOT_START_ANIMATION 0
+#define CIK_FOOT_START_KNEE 1
+#define CIK_FOOT_START_TWO_BONE 2
+
 /** threshold 2e-4, 16 passes, AUTO backend, all threads, dt 1/60, drop 0.3
- *  at most at 2.5 per second, rise time 0.12 s, reach margin 0.002. */
+ *  at most at 2.5 per second, rise time 0.12 s, reach margin 0.002, start
+ *  CIK_FOOT_START_TWO_BONE. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -198,7 +217,8 @@ typedef struct cik_foot_streams {
     float *contact_y, *contact_nx, *contact_ny, *contact_nz;
     /* out of place, c: how far the pelvis was lowered (>= 0) */
     float *pelvis_drop;
-    /* out of place, f: the ankle target the legs are solved for */
+    /* out of place, f: the ankle target the legs are solved for (pulled in
+     * to the leg's reach when the pelvis drop was not enough) */
     float *target_x, *target_y, *target_z;
     /* out of align, f: solved local rotations (hip, knee, ankle; these point
      * into the batch's rotation streams) */

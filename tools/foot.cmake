@@ -1,0 +1,13 @@
+# Foot placement tools: the BVH loader (a static library the tests use too)
+# and the crowd demo, the first command to run.
+add_library(crowdik_bvh STATIC ${CMAKE_CURRENT_SOURCE_DIR}/bvh.c)
+target_include_directories(crowdik_bvh PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(crowdik_bvh PUBLIC crowdik)
+target_compile_options(crowdik_bvh PRIVATE ${CROWDIK_WARNINGS} ${CROWDIK_SANITIZE_FLAGS})
+set_target_properties(crowdik_bvh PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)
+set_property(GLOBAL APPEND PROPERTY CROWDIK_TEST_LIBS crowdik_bvh)
+
+add_executable(crowdik_demo ${CMAKE_CURRENT_SOURCE_DIR}/demo.c)
+target_link_libraries(crowdik_demo PRIVATE crowdik_bvh crowdik)
+target_compile_options(crowdik_demo PRIVATE ${CROWDIK_WARNINGS} ${CROWDIK_SANITIZE_FLAGS})
+set_target_properties(crowdik_demo PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)
