@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out)
 
     size_t padded = ((size_t)chain_count + CIK__PAD - 1) / CIK__PAD * CIK__PAD;
     if (padded == 0) padded = CIK__PAD; /* kernels always have one group to run */
+    if (padded > (size_t)INT_MAX) return CIK_ERROR_OUT_OF_MEMORY; /* lanes are indexed by int */
     size_t stride = padded;
     if ((stride * sizeof(float)) % 4096 == 0) stride += 16;
     size_t streams = stream_count(joint_count);

@@ -179,15 +179,13 @@ Test(backends, thread_count_does_not_change_bits)
     }
 }
 
-/* Results bitwise identical and every rotation bitwise identical or
- * bitwise identical negated (q and -q: see the sign test below). */
-static int same_up_to_sign(const t_solution *a, int i, const t_solution *b, int k)
+/* Results and every rotation bitwise identical. */
+static int same_bits(const t_solution *a, int i, const t_solution *b, int k)
 {
     if (memcmp(&a->res[i], &b->res[k], sizeof(cik_result)) != 0) return 0;
     for (int j = 0; j < a->joints; ++j) {
         cik_quat p = a->rot[(size_t)i * a->joints + j], q = b->rot[(size_t)k * b->joints + j];
-        cik_quat n = t_q(-q.x, -q.y, -q.z, -q.w);
-        if (memcmp(&p, &q, sizeof p) != 0 && memcmp(&p, &n, sizeof p) != 0) return 0;
+        if (memcmp(&p, &q, sizeof p) != 0) return 0;
     }
     return 1;
 }
@@ -230,7 +228,7 @@ Test(backends, batch_position_and_size_do_not_change_bits)
                             have = 1;
                             continue;
                         }
-                        cr_assert(same_up_to_sign(&s, p, &first, first_pos),
+                        cr_assert(same_bits(&s, p, &first, first_pos),
                                   "%s %s chain %d: at position %d of %d it differs from alone", cik_backend_name(be),
                                   wl_name(kinds[k]), idx, p, n);
                         t_release(&s);
@@ -243,16 +241,11 @@ Test(backends, batch_position_and_size_do_not_change_bits)
 }
 
 /*
- * KNOWN LIBRARY BUG (fails on the vector backends sse4.1, avx2, avx512):
- * apply_limit in src/kernels/ccd_kernel.h makes w >= 0 for every lane of a
- * group and then returns that flipped q for the lanes whose joint has no
- * limit whenever any other lane of the group has one (or the unflipped q
- * when none has). An unlimited joint's stored rotation is then q or -q
- * depending on which chains share its group: the same rotation, but not the
- * same bits, so the result depends on the batch position (SPEC: "A
- * backend's results never depend on ... a chain's position in the batch")
- * and differs in sign from the reference, which leaves unlimited joints
- * unflipped.
+ * A joint limit first makes w >= 0 (q and -q are the same rotation). Only
+ * limited lanes may be flipped: an unlimited joint keeps its sign whatever
+ * the other chains sharing its vector group are, as in the reference, so
+ * the bits do not depend on the batch position. (A kernel once flipped every
+ * lane of a group holding any limited lane.)
  */
 Test(backends, unlimited_joint_sign_independent_of_neighbours)
 {

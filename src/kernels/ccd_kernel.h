@@ -188,6 +188,9 @@ CIK_INLINE vq apply_limit(const group *g, int j, vq q)
     vm limited = w_or(hinge, swing_twist);
     if (!w_any(limited)) return q;
 
+    /* Only limited lanes are flipped to w >= 0: an unlimited joint keeps its
+     * sign whatever its neighbours in the group are (as in the reference). */
+    const vq unflipped = q;
     vm flip = v_lt(q.w, v_set1(0.0f));
     vq nq = {v_neg(q.x), v_neg(q.y), v_neg(q.z), v_neg(q.w)};
     q = q_sel(flip, nq, q);
@@ -219,7 +222,7 @@ CIK_INLINE vq apply_limit(const group *g, int j, vq q)
         swing = q_sel(over, clamped, swing);
         out = q_sel(swing_twist, q_normalize(q_mul(swing, twist)), out);
     }
-    return q_sel(limited, out, q);
+    return q_sel(limited, out, unflipped);
 }
 
 /* SPEC steps 4 to 6 on the lanes of `m`: world rotation r * W[j]. */
