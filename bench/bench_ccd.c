@@ -1,0 +1,329 @@
+/*
+ * crowdik_bench: CCD throughput on the generated workloads, every backend
+ * this CPU runs plus the reference solver and the textbook baseline, batch
+ * sizes from 16 to 65,536 chains, one thread and all threads.
+ *
+ * Benchmark names: WORKLOAD/SOLVER/chains:N/threads:T/manual_time, where
+ * SOLVER is a cik_backend_name(), "textbook" (the classic listing, with its
+ * dead zone) or "textbook-no-dead-zone" (the same without it), and T is 1
+ * or 0 (0 = all: options.threads = 0, OpenMP's default team). Only the solve is timed: the
+ * start pose is restored through the bulk path (cik_batch_streams) before
+ * each solve, outside the measured time, so every solve does the same work.
+ *
+ * Counters (docs/benchmarks.md): chains_per_s, ns_per_chain,
+ * joint_steps_per_s (chains * mean passes * joints per second), mean_passes,
+ * converged (fraction of chains), and on large single-threaded runs
+ * cpu_ns_per_chain (the calling thread's CPU time).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "crowdik/crowdik.h"
+#include "shim.h"
+#include "textbook.h"
+#include "workloads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SEED 1u
+#define THRESHOLD 1e-3f
+#define PASSES 10
+#define SOLVER_TEXTBOOK (-1)
+#define SOLVER_TEXTBOOK_NO_DEAD_ZONE (-2)
+/* From this many chains on, single-threaded runs also read the calling
+ * thread's CPU clock around each solve (a system call of about 0.3 us here,
+ * noise next to a solve of this size): cpu_ns_per_chain, which a busy
+ * machine's preemption does not inflate. */
+#define CPU_CLOCK_MIN_CHAINS 4096
+
+static double thread_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct bench_case {
+    wl_kind kind;
+    int solver; /* a cik_backend, or SOLVER_TEXTBOOK* */
+} bench_case;
+
+/* ---- fixtures: built once per (workload, size), reused by the runs ---- */
+
+typedef struct fixture {
+    wl_kind kind;
+    int chains;
+    cik_batch *batch;
+    cik_streams streams;
+    float *start; /* the start pose, rotation streams one after the other */
+    float *scratch;
+    tb_set *textbook;
+} fixture;
+
+static fixture fx = {WL_LEGS, -1, NULL, {0}, NULL, NULL, NULL};
+
+static void fixture_free(void)
+{
+    cik_batch_destroy(fx.batch);
+    free(fx.start);
+    free(fx.scratch);
+    tb_destroy(fx.textbook);
+    memset(&fx, 0, sizeof fx);
+    fx.chains = -1;
+}
+
+static void pose_restore(void)
+{
+    size_t n = (size_t)fx.chains, J = (size_t)fx.streams.joint_count;
+    for (size_t j = 0; j < J; ++j) {
+        memcpy(fx.streams.rotation_x[j], fx.start + (4 * j + 0) * n, sizeof(float) * n);
+        memcpy(fx.streams.rotation_y[j], fx.start + (4 * j + 1) * n, sizeof(float) * n);
+        memcpy(fx.streams.rotation_z[j], fx.start + (4 * j + 2) * n, sizeof(float) * n);
+        memcpy(fx.streams.rotation_w[j], fx.start + (4 * j + 3) * n, sizeof(float) * n);
+    }
+}
+
+/* The fixture for (kind, chains); NULL with `why` set on failure. */
+static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const char **why)
+{
+    if (fx.chains != chains || fx.kind != kind) {
+        fixture_free();
+        int J = wl_joint_count(kind, 0);
+        if (cik_batch_create(chains, J, &fx.batch) != CIK_OK) {
+            *why = "cik_batch_create failed";
+            return NULL;
+        }
+        if (wl_fill(fx.batch, kind, SEED, 0) != CIK_OK) {
+            *why = "generating the workload failed";
+            fixture_free();
+            return NULL;
+        }
+        cik_batch_streams(fx.batch, &fx.streams);
+        fx.start = malloc(sizeof(float) * 4 * (size_t)J * (size_t)chains);
+        fx.scratch = malloc(sizeof(float) * (size_t)chains);
+        if (!fx.start || !fx.scratch) {
+            *why = "out of memory";
+            fixture_free();
+            return NULL;
+        }
+        size_t n = (size_t)chains;
+        for (int j = 0; j < J; ++j) {
+            memcpy(fx.start + (4 * (size_t)j + 0) * n, fx.streams.rotation_x[j], sizeof(float) * n);
+            memcpy(fx.start + (4 * (size_t)j + 1) * n, fx.streams.rotation_y[j], sizeof(float) * n);
+            memcpy(fx.start + (4 * (size_t)j + 2) * n, fx.streams.rotation_z[j], sizeof(float) * n);
+            memcpy(fx.start + (4 * (size_t)j + 3) * n, fx.streams.rotation_w[j], sizeof(float) * n);
+        }
+        fx.kind = kind;
+        fx.chains = chains;
+    }
+    if (textbook && !fx.textbook) {
+        /* the same chains, read back from the batch */
+        cik_chain *c = malloc(sizeof(cik_chain) * (size_t)chains);
+        if (!c) {
+            *why = "out of memory";
+            return NULL;
+        }
+        pose_restore();
+        for (int i = 0; i < chains; ++i) cik_batch_get_chain(fx.batch, i, &c[i]);
+        fx.textbook = tb_create(c, chains);
+        free(c);
+        if (!fx.textbook) {
+            *why = "out of memory";
+            return NULL;
+        }
+    }
+    return &fx;
+}
+
+/* ---- the benchmark ------------------------------------------------------ */
+
+static void report(cikb_state *s, int chains, int joints, int64_t iterations, double seconds, double cpu_seconds,
+                   double mean_passes, double converged)
+{
+    double total = (double)chains * (double)iterations;
+    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
+    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
+    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
+    cikb_counter(s, "joint_steps_per_s", total * mean_passes * joints, CIKB_RATE);
+    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
+    cikb_counter(s, "converged", converged, CIKB_PLAIN);
+}
+
+static void bm_ccd(cikb_state *s)
+{
+    const bench_case *bc = cikb_user(s);
+    int chains = (int)cikb_range(s, 0), threads = (int)cikb_range(s, 1);
+    const char *why = "";
+    int textbook = bc->solver < 0;
+    const fixture *f = fixture_get(bc->kind, chains, textbook, &why);
+    if (!f) {
+        cikb_skip_with_error(s, why);
+        return;
+    }
+    int J = f->streams.joint_count;
+    double seconds = 0.0, cpu_seconds = 0.0, mean_passes = 0.0, converged = 0.0;
+    int cpu_clock = threads == 1 && chains >= CPU_CLOCK_MIN_CHAINS;
+
+    if (textbook) {
+        float dead_zone = bc->solver == SOLVER_TEXTBOOK ? TB_CLASSIC_DEAD_ZONE : 2.0f;
+        for (int64_t n; (n = cikb_batch(s)) > 0;) {
+            for (int64_t i = 0; i < n; ++i) {
+                tb_reset(f->textbook);
+                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
+                tb_solve(f->textbook, THRESHOLD, PASSES, dead_zone);
+                seconds += wl_now() - t0;
+                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
+            }
+            cikb_set_iteration_time(s, seconds);
+        }
+        long passes = 0, conv = 0;
+        for (int i = 0; i < chains; ++i) {
+            int p, c;
+            tb_result(f->textbook, i, NULL, &p, &c);
+            passes += p;
+            conv += c;
+        }
+        mean_passes = (double)passes / chains;
+        converged = (double)conv / chains;
+    } else {
+        cik_options o = cik_default_options();
+        o.threshold = THRESHOLD;
+        o.max_iterations = PASSES;
+        o.backend = (cik_backend)bc->solver;
+        o.threads = threads;
+        int failed = 0;
+        for (int64_t n; (n = cikb_batch(s)) > 0;) {
+            for (int64_t i = 0; i < n; ++i) {
+                pose_restore();
+                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
+                failed |= cik_solve(f->batch, &o) != CIK_OK;
+                seconds += wl_now() - t0;
+                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
+            }
+            cikb_set_iteration_time(s, seconds);
+        }
+        if (failed) {
+            cikb_skip_with_error(s, "cik_solve refused");
+            return;
+        }
+        wl_stats st;
+        wl_collect(f->batch, &st, f->scratch);
+        mean_passes = st.mean_passes;
+        converged = st.chains ? (double)st.converged / st.chains : 0.0;
+    }
+    report(s, chains, J, cikb_iterations(s), seconds, cpu_seconds, mean_passes, converged);
+}
+
+/* ---- registration ------------------------------------------------------- */
+
+static const wl_kind kinds[] = {WL_LEGS, WL_LEGS_NO_LIMITS, WL_SPINE, WL_TAIL};
+#define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+static bench_case cases[NKINDS][CIK_BACKEND_COUNT + 2];
+
+static void add(bench_case *bc, int chains, int threads)
+{
+    char name[64];
+    const char *solver = bc->solver == SOLVER_TEXTBOOK             ? "textbook"
+                         : bc->solver == SOLVER_TEXTBOOK_NO_DEAD_ZONE ? "textbook-no-dead-zone"
+                                                                      : cik_backend_name((cik_backend)bc->solver);
+    snprintf(name, sizeof name, "%s/%s", wl_name(bc->kind), solver);
+    static const char *const arg_names[] = {"chains", "threads"};
+    int64_t args[2] = {chains, threads};
+    cikb_bench *b = cikb_register(name, bm_ccd, bc);
+    cikb_arg_names(b, arg_names, 2);
+    cikb_args(b, args, 2);
+    cikb_use_manual_time(b);
+    cikb_time_unit(b, 'u');
+}
+
+static void add_context(void)
+{
+    char model[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            if (!strncmp(line, "model name", 10)) {
+                char *p = strchr(line, ':');
+                if (p) {
+                    p++;
+                    while (*p == ' ' || *p == '\t') p++;
+                    p[strcspn(p, "\n")] = 0;
+                    snprintf(model, sizeof model, "%s", p);
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    char buf[256];
+    cikb_add_context("cpu_model", model);
+    cikb_add_context("crowdik_version", cik_version());
+    cikb_add_context("crowdik_best_backend", cik_backend_name(cik_backend_best()));
+    buf[0] = 0;
+    for (int be = CIK_BACKEND_SCALAR; be < CIK_BACKEND_COUNT; ++be)
+        if (cik_backend_available((cik_backend)be))
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? "," : "",
+                     cik_backend_name((cik_backend)be));
+    cikb_add_context("crowdik_backends", buf);
+    snprintf(buf, sizeof buf, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    cikb_add_context("online_cpus", buf);
+    const char *omp = getenv("OMP_NUM_THREADS");
+    cikb_add_context("omp_num_threads", omp ? omp : "(unset)");
+#ifdef __VERSION__
+    cikb_add_context("compiler", __VERSION__);
+#endif
+    snprintf(buf, sizeof buf, "threshold %g, at most %d passes, seed %u", (double)THRESHOLD, PASSES, SEED);
+    cikb_add_context("solver_options", buf);
+}
+
+static void register_all(int quick)
+{
+    static const int full_sizes[] = {16, 256, 4096, 16384, 65536};
+    static const int quick_sizes[] = {16, 256};
+    const int *sizes = quick ? quick_sizes : full_sizes;
+    int nsizes = quick ? 2 : 5;
+    int all_threads = sysconf(_SC_NPROCESSORS_ONLN) > 1; /* else "all" is one */
+
+    add_context();
+    for (int k = 0; k < NKINDS; ++k) {
+        for (int s = 0; s < CIK_BACKEND_COUNT; ++s) cases[k][s].kind = kinds[k], cases[k][s].solver = s;
+        cases[k][CIK_BACKEND_COUNT].kind = kinds[k];
+        cases[k][CIK_BACKEND_COUNT].solver = SOLVER_TEXTBOOK;
+        cases[k][CIK_BACKEND_COUNT + 1].kind = kinds[k];
+        cases[k][CIK_BACKEND_COUNT + 1].solver = SOLVER_TEXTBOOK_NO_DEAD_ZONE;
+    }
+    /* Ordered so that consecutive runs share a fixture: workload, size,
+     * threads, solver. */
+    for (int k = 0; k < NKINDS; ++k) {
+        for (int z = 0; z < nsizes; ++z) {
+            for (int t = 0; t < 1 + all_threads; ++t) {
+                for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
+                    if (cik_backend_available((cik_backend)be)) add(&cases[k][be], sizes[z], t == 0 ? 1 : 0);
+            }
+            /* the textbook solves one chain at a time on one thread; its
+             * variant without the dead zone converges as crowdik does */
+            add(&cases[k][CIK_BACKEND_COUNT], sizes[z], 1);
+            add(&cases[k][CIK_BACKEND_COUNT + 1], sizes[z], 1);
+        }
+    }
+}
+
+static const char usage[] =
+    "crowdik_bench: CCD throughput of every crowdik backend, the reference\n"
+    "solver and the textbook baseline on generated workloads.\n\n"
+    "  --quick   small batches (16 and 256 chains) and a 0.01 s minimum time per\n"
+    "            run unless --benchmark_min_time is given: a smoke test for CI\n"
+    "  Google Benchmark's flags follow, e.g. --benchmark_filter=legs/,\n"
+    "  --benchmark_out=FILE --benchmark_out_format=json, --benchmark_min_time=0.1\n"
+    "  (a bare number of seconds in Google Benchmark 1.7). The full suite uses\n"
+    "  0.1 s unless told otherwise. Report: tools/bench_report.py FILE.\n\n";
+
+int main(int argc, char **argv)
+{
+    int rc = cikb_main(argc, argv, register_all, usage, 0.1);
+    fixture_free();
+    return rc;
+}
