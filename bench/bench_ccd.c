@@ -169,6 +169,7 @@ static void bm_ccd(cikb_state *s)
     if (textbook) {
         float dead_zone = bc->solver == SOLVER_TEXTBOOK ? TB_CLASSIC_DEAD_ZONE : 2.0f;
         for (int64_t n; (n = cikb_batch(s)) > 0;) {
+            double batch_start = seconds;
             for (int64_t i = 0; i < n; ++i) {
                 tb_reset(f->textbook);
                 double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
@@ -176,7 +177,7 @@ static void bm_ccd(cikb_state *s)
                 seconds += wl_now() - t0;
                 if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
             }
-            cikb_set_iteration_time(s, seconds);
+            cikb_set_iteration_time(s, seconds - batch_start);
         }
         long passes = 0, conv = 0;
         for (int i = 0; i < chains; ++i) {
@@ -195,6 +196,7 @@ static void bm_ccd(cikb_state *s)
         o.threads = threads;
         int failed = 0;
         for (int64_t n; (n = cikb_batch(s)) > 0;) {
+            double batch_start = seconds;
             for (int64_t i = 0; i < n; ++i) {
                 pose_restore();
                 double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
@@ -202,7 +204,7 @@ static void bm_ccd(cikb_state *s)
                 seconds += wl_now() - t0;
                 if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
             }
-            cikb_set_iteration_time(s, seconds);
+            cikb_set_iteration_time(s, seconds - batch_start);
         }
         if (failed) {
             cikb_skip_with_error(s, "cik_solve refused");
