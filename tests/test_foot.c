@@ -1,0 +1,494 @@
+/* Foot placement: heightfield sampling and the crowd pipeline. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crowdik/foot.h"
+
+#define PI_F 3.14159265f
+
+static cik_quat ax(float angle, float x, float y, float z)
+{
+    float n = sqrtf(x * x + y * y + z * z), s = sinf(0.5f * angle) / n;
+    cik_quat q = {x * s, y * s, z * s, cosf(0.5f * angle)};
+    return q;
+}
+static cik_vec3 rot(cik_quat q, cik_vec3 v)
+{
+    cik_vec3 u = {q.x, q.y, q.z};
+    cik_vec3 t = {2 * (u.y * v.z - u.z * v.y), 2 * (u.z * v.x - u.x * v.z), 2 * (u.x * v.y - u.y * v.x)};
+    cik_vec3 r = {v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
+                  v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+    return r;
+}
+static float qdist(cik_quat a, cik_quat b)
+{
+    float d = fabsf(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w);
+    return 2.0f * acosf(d > 1 ? 1 : d);
+}
+
+/* ------------------------------------------------------------ heightfield */
+
+Test(heightfield, exact_on_planes)
+{
+    enum { NX = 17, NZ = 13 };
+    static float h[NX * NZ];
+    const float a = 0.3f, b = 0.2f, c = -0.35f;
+    cik_heightfield hf = {-2.0f, 1.0f, 0.25f, 0.4f, NX, NZ, h};
+    for (int iz = 0; iz < NZ; ++iz)
+        for (int ix = 0; ix < NX; ++ix)
+            h[iz * NX + ix] = a + b * (hf.origin_x + ix * hf.spacing_x) + c * (hf.origin_z + iz * hf.spacing_z);
+    float nl = sqrtf(b * b + 1 + c * c);
+    srand(7);
+    for (int i = 0; i < 2000; ++i) {
+        float x = hf.origin_x + (float)rand() / RAND_MAX * (NX - 1) * hf.spacing_x;
+        float z = hf.origin_z + (float)rand() / RAND_MAX * (NZ - 1) * hf.spacing_z;
+        if (i < 50) x = hf.origin_x + (float)(i % NX) * hf.spacing_x; /* on grid lines */
+        float y;
+        cik_vec3 n;
+        cr_assert_eq(cik_heightfield_sample(&hf, x, z, &y, &n), CIK_OK);
+        cr_assert_float_eq(y, a + b * x + c * z, 2e-5f, "height at (%g, %g)", x, z);
+        cr_assert_float_eq(n.x, -b / nl, 1e-5f);
+        cr_assert_float_eq(n.y, 1 / nl, 1e-5f);
+        cr_assert_float_eq(n.z, -c / nl, 1e-5f);
+    }
+    /* the bulk path agrees */
+    float xs[3] = {-1.9f, 0.0f, 1.5f}, zs[3] = {1.1f, 2.0f, 5.7f}, ys[3], nx[3], ny[3], nz[3];
+    cr_assert_eq(cik_heightfield_sample_many(&hf, 3, xs, zs, ys, nx, ny, nz), CIK_OK);
+    for (int i = 0; i < 3; ++i) {
+        cr_assert_float_eq(ys[i], a + b * xs[i] + c * zs[i], 2e-5f);
+        cr_assert_float_eq(ny[i], 1 / nl, 1e-5f);
+    }
+}
+
+Test(heightfield, continuous_at_cell_edges)
+{
+    enum { N = 9 };
+    static float h[N * N];
+    srand(3);
+    for (int i = 0; i < N * N; ++i) h[i] = (float)rand() / RAND_MAX * 0.5f;
+    cik_heightfield hf = {0.0f, 0.0f, 0.5f, 0.5f, N, N, h};
+    const float eps = 1e-4f;
+    for (int e = 1; e < N - 1; ++e) {
+        for (int k = 0; k < 20; ++k) {
+            float along = 0.05f + (float)k * 0.19f;
+            float edge = (float)e * 0.5f;
+            float y0, y1, y2, y3;
+            cik_vec3 n0, n1, n2, n3;
+            /* crossing an x edge and a z edge */
+            cik_heightfield_sample(&hf, edge - eps, along, &y0, &n0);
+            cik_heightfield_sample(&hf, edge + eps, along, &y1, &n1);
+            cik_heightfield_sample(&hf, along, edge - eps, &y2, &n2);
+            cik_heightfield_sample(&hf, along, edge + eps, &y3, &n3);
+            cr_assert(fabsf(y0 - y1) < 5e-4f && fabsf(y2 - y3) < 5e-4f, "height jumps at edge %d", e);
+            cr_assert(fabsf(n0.x - n1.x) + fabsf(n0.y - n1.y) + fabsf(n0.z - n1.z) < 2e-3f, "normal jumps");
+            cr_assert(fabsf(n2.x - n3.x) + fabsf(n2.y - n3.y) + fabsf(n2.z - n3.z) < 2e-3f, "normal jumps");
+        }
+    }
+    /* outside the grid: clamped to the border, never out of bounds */
+    float y;
+    cr_assert_eq(cik_heightfield_sample(&hf, -100.0f, 1e9f, &y, NULL), CIK_OK);
+    cr_assert_eq(cik_heightfield_sample(&hf, NAN, NAN, &y, NULL), CIK_OK);
+    cr_assert_float_eq(y, h[0], 1e-6f);
+}
+
+Test(heightfield, refuses_bad_grids)
+{
+    float h[4] = {0};
+    cik_heightfield bad = {0, 0, 0.0f, 1.0f, 2, 2, h};
+    float y;
+    cr_assert_eq(cik_heightfield_sample(&bad, 0, 0, &y, NULL), CIK_ERROR_ARGUMENT);
+    cik_heightfield one = {0, 0, 1.0f, 1.0f, 1, 2, h};
+    cr_assert_eq(cik_heightfield_validate(&one), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_heightfield_validate(NULL), CIK_ERROR_ARGUMENT);
+}
+
+/* ------------------------------------------------------------ the crowd */
+
+static cik_limit hinge(float lo, float hi)
+{
+    cik_limit l;
+    memset(&l, 0, sizeof l);
+    l.type = CIK_LIMIT_HINGE;
+    l.axis.x = 1;
+    l.min_angle = lo;
+    l.max_angle = hi;
+    return l;
+}
+static cik_limit swing_twist(float lo, float hi, float swing)
+{
+    cik_limit l = hinge(lo, hi);
+    l.type = CIK_LIMIT_SWING_TWIST;
+    l.axis.x = 0;
+    l.axis.y = -1;
+    l.swing_max = swing;
+    return l;
+}
+
+/* The workload legs: thigh 0.45, shin 0.42, ankle 6 cm above the sole. */
+static void make_legs(cik_foot_leg legs[2])
+{
+    memset(legs, 0, 2 * sizeof *legs);
+    for (int s = 0; s < 2; ++s) {
+        legs[s].hip.x = s ? -0.1f : 0.1f;
+        legs[s].hip.y = -0.05f;
+        legs[s].thigh.y = -0.45f;
+        legs[s].shin.y = -0.42f;
+        legs[s].limit[0] = swing_twist(-0.6f, 0.6f, 1.5f);
+        legs[s].limit[1] = hinge(0.0f, 2.6f);
+        legs[s].limit[2] = swing_twist(-0.35f, 0.35f, 0.7f);
+        legs[s].sole_normal.y = 1;
+        legs[s].ankle_height = 0.06f;
+    }
+}
+
+typedef struct scene {
+    cik_foot_crowd *crowd;
+    cik_foot_streams s;
+    cik_foot_leg legs[2];
+} scene;
+
+/* A character at (x, y, z) with heading `yaw`, hip flexion hf and knee k per
+ * side, the foot flat in the world (ankle = -(hf + k) about X). */
+static void set_pose(scene *sc, int c, float x, float y, float z, float yaw, const float hf[2], const float k[2],
+                     const float w[2])
+{
+    cik_quat r = ax(yaw, 0, 1, 0);
+    sc->s.pelvis_x[c] = x;
+    sc->s.pelvis_y[c] = y;
+    sc->s.pelvis_z[c] = z;
+    sc->s.pelvis_qx[c] = r.x;
+    sc->s.pelvis_qy[c] = r.y;
+    sc->s.pelvis_qz[c] = r.z;
+    sc->s.pelvis_qw[c] = r.w;
+    for (int side = 0; side < 2; ++side) {
+        int f = 2 * c + side;
+        cik_quat q[3] = {ax(hf[side], 1, 0, 0), ax(k[side], 1, 0, 0), ax(-hf[side] - k[side], 1, 0, 0)};
+        for (int j = 0; j < 3; ++j) {
+            sc->s.pose_x[j][f] = q[j].x;
+            sc->s.pose_y[j][f] = q[j].y;
+            sc->s.pose_z[j][f] = q[j].z;
+            sc->s.pose_w[j][f] = q[j].w;
+        }
+        sc->s.weight[f] = w[side];
+    }
+}
+
+static void scene_init(scene *sc, int characters)
+{
+    make_legs(sc->legs);
+    cr_assert_eq(cik_foot_crowd_create(characters, sc->legs, &sc->crowd), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_streams(sc->crowd, &sc->s), CIK_OK);
+}
+
+/* Flat heightfield at height y (plus a step or slope from the callers). */
+enum { HN = 81 };
+static float heights[HN * HN];
+static cik_heightfield grid(void)
+{
+    cik_heightfield hf = {-10.0f, -10.0f, 0.25f, 0.25f, HN, HN, heights};
+    return hf;
+}
+static void fill(float (*fn)(float, float))
+{
+    for (int iz = 0; iz < HN; ++iz)
+        for (int ix = 0; ix < HN; ++ix) heights[iz * HN + ix] = fn(-10.0f + 0.25f * ix, -10.0f + 0.25f * iz);
+}
+
+/* The sole of foot f after the frame: distance to the ground and angle to
+ * the normal (degrees). */
+static void sole_check(const scene *sc, const cik_heightfield *hf, int f, float *dist, float *deg)
+{
+    cik_quat fq = {sc->s.foot_qx[f], sc->s.foot_qy[f], sc->s.foot_qz[f], sc->s.foot_qw[f]};
+    cik_vec3 up = rot(fq, sc->legs[f & 1].sole_normal);
+    cik_vec3 a = {sc->s.ankle_x[f], sc->s.ankle_y[f], sc->s.ankle_z[f]};
+    float ah = sc->legs[f & 1].ankle_height;
+    cik_vec3 sole = {a.x - ah * up.x, a.y - ah * up.y, a.z - ah * up.z};
+    float h;
+    cik_vec3 n;
+    cik_heightfield_sample(hf, sole.x, sole.z, &h, &n);
+    /* distance along the normal to the (locally planar) ground */
+    *dist = fabsf((sole.y - h) * n.y);
+    float d = up.x * n.x + up.y * n.y + up.z * n.z;
+    *deg = acosf(d > 1 ? 1 : d) * 180.0f / PI_F;
+}
+
+static float flat0(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return 0.0f;
+}
+
+Test(foot, flat_ground_leaves_a_fitting_pose_unchanged)
+{
+    scene sc;
+    scene_init(&sc, 6);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    /* poses with both feet flat on y = 0: pelvis height from the FK */
+    const float poses[6][4] = {{-0.3f, 0.2f, 0.2f, 0.3f}, {0.1f, 0.4f, -0.2f, 0.5f}, {0.0f, 0.3f, 0.0f, 0.3f},
+                               {-0.2f, 0.6f, 0.25f, 0.25f}, {0.3f, 0.2f, -0.3f, 0.7f}, {0.05f, 0.15f, -0.05f, 0.15f}};
+    for (int c = 0; c < 6; ++c) {
+        float hfl[2] = {poses[c][0], poses[c][2]}, k[2] = {poses[c][1], poses[c][3]}, w[2] = {1, 1};
+        set_pose(&sc, c, (float)c, 0.0f, 0.5f * (float)c, 0.4f * (float)c, hfl, k, w);
+    }
+    cik_foot_crowd_probe(sc.crowd);
+    /* lift each pelvis so its lower foot stands on the ground; the other
+     * foot, if higher, swings (weight 0) */
+    for (int c = 0; c < 6; ++c) {
+        float y0 = sc.s.anim_ankle_y[2 * c], y1 = sc.s.anim_ankle_y[2 * c + 1];
+        float lo = y0 < y1 ? y0 : y1;
+        sc.s.pelvis_y[c] += 0.06f - lo;
+        sc.s.weight[2 * c] = y0 - lo < 1e-6f ? 1.0f : 0.0f;
+        sc.s.weight[2 * c + 1] = y1 - lo < 1e-6f ? 1.0f : 0.0f;
+    }
+    /* remember the input */
+    float in[2 * 6][3][4];
+    for (int f = 0; f < 12; ++f)
+        for (int j = 0; j < 3; ++j) {
+            in[f][j][0] = sc.s.pose_x[j][f];
+            in[f][j][1] = sc.s.pose_y[j][f];
+            in[f][j][2] = sc.s.pose_z[j][f];
+            in[f][j][3] = sc.s.pose_w[j][f];
+        }
+    for (int frame = 0; frame < 3; ++frame) {
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, NULL), CIK_OK);
+        for (int c = 0; c < 6; ++c) cr_assert_float_eq(sc.s.pelvis_drop[c], 0.0f, 1e-7f);
+        for (int f = 0; f < 12; ++f) {
+            for (int j = 0; j < 3; ++j) {
+                cik_quat a = {in[f][j][0], in[f][j][1], in[f][j][2], in[f][j][3]};
+                cik_quat b = {sc.s.solved_x[j][f], sc.s.solved_y[j][f], sc.s.solved_z[j][f], sc.s.solved_w[j][f]};
+                cr_assert(qdist(a, b) < 2e-3f, "foot %d joint %d moved by %g rad", f, j, qdist(a, b));
+            }
+            cr_assert_float_eq(sc.s.ankle_y[f], sc.s.anim_ankle_y[f], 1e-5f);
+            cr_assert_float_eq(sc.s.ankle_x[f], sc.s.anim_ankle_x[f], 1e-5f);
+            cr_assert_float_eq(sc.s.ankle_z[f], sc.s.anim_ankle_z[f], 1e-5f);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+static float step10(float x, float z)
+{
+    (void)x;
+    return z > 0.5f ? 0.10f : 0.0f;
+}
+static float slope20(float x, float z)
+{
+    (void)x;
+    return tanf(20.0f * PI_F / 180.0f) * z;
+}
+static float slope20_side(float x, float z)
+{
+    (void)z;
+    return tanf(20.0f * PI_F / 180.0f) * x;
+}
+
+/* One character standing with its pelvis 0.9 m above the animation's floor
+ * (y = 0), both feet in stance, over the terrain `fn` around (0, z0). */
+static void stand_on(float (*fn)(float, float), float z0, float yaw, float tol_mm, float tol_deg)
+{
+    /* a relaxed stance: feet under the hips, knees bent 0.15 rad, so the
+     * ankle (swing limit 0.7 rad) has room to follow a 20-degree slope */
+    scene sc;
+    scene_init(&sc, 1);
+    fill(fn);
+    cik_heightfield hf = grid();
+    float hfl[2] = {-0.075f, -0.075f}, k[2] = {0.15f, 0.15f}, w[2] = {1, 1};
+    set_pose(&sc, 0, 0.0f, 0.0f, z0, yaw, hfl, k, w);
+    cik_foot_crowd_probe(sc.crowd);
+    sc.s.pelvis_y[0] += 0.06f - sc.s.anim_ankle_y[0] + fn(0.0f, z0);
+    cik_foot_options o = cik_foot_default_options();
+    for (int frame = 0; frame < 30; ++frame) cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    for (int f = 0; f < 2; ++f) {
+        float d, deg;
+        sole_check(&sc, &hf, f, &d, &deg);
+        cr_assert(d < tol_mm * 1e-3f, "foot %d is %.3f mm off the ground", f, 1e3 * d);
+        cr_assert(deg < tol_deg, "foot %d sole is %.3f degrees off the normal (z0 %g, yaw %g)", f, deg, z0, yaw);
+        cik_result r;
+        cik_batch_result(cik_foot_crowd_batch(sc.crowd), f, &r);
+        cr_assert(r.flags & CIK_RESULT_CONVERGED, "foot %d did not converge (error %g)", f, r.error);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+Test(foot, stance_foot_on_a_10cm_step)
+{
+    /* the left foot ahead on the step, the right behind it */
+    stand_on(step10, 0.5f - 0.03f, 0.0f, 1.0f, 1.0f);
+    /* and a step down under both feet */
+    stand_on(step10, 0.9f, PI_F, 1.0f, 1.0f);
+}
+
+Test(foot, stance_foot_on_a_20_degree_slope)
+{
+    stand_on(slope20, 0.0f, 0.0f, 1.0f, 1.0f);      /* uphill */
+    stand_on(slope20, 0.0f, PI_F, 1.0f, 1.0f);      /* downhill */
+    stand_on(slope20_side, 0.0f, 0.0f, 1.0f, 1.0f); /* across the slope */
+}
+
+static float hole(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return -0.15f;
+}
+
+Test(foot, pelvis_lowers_when_a_target_is_out_of_reach)
+{
+    scene sc;
+    scene_init(&sc, 2);
+    fill(hole);
+    cik_heightfield hf = grid();
+    /* legs nearly straight (knee 0.2): the ground 15 cm lower than the
+     * animation's floor is out of reach without the pelvis */
+    float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
+    set_pose(&sc, 0, 0, 0, 0, 0, hfl, k, w);
+    set_pose(&sc, 1, 3, 0, 0, 0, hfl, k, w);
+    cik_foot_crowd_probe(sc.crowd);
+    for (int c = 0; c < 2; ++c) sc.s.pelvis_y[c] += 0.06f - sc.s.anim_ankle_y[2 * c];
+    cik_foot_options o = cik_foot_default_options();
+    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    /* first frame: the drop it needs at once (15 cm less what the knee can
+     * still open up to the reach margin) */
+    cr_assert(sc.s.pelvis_drop[0] > 0.14f && sc.s.pelvis_drop[0] < 0.2f, "drop %g", sc.s.pelvis_drop[0]);
+    for (int f = 0; f < 4; ++f) {
+        float d, deg;
+        sole_check(&sc, &hf, f, &d, &deg);
+        cr_assert(d < 1e-3f, "foot %d %.3f mm off", f, 1e3 * d);
+    }
+    float full = sc.s.pelvis_drop[0];
+    /* the ground comes back up: the pelvis rises smoothly, not at once */
+    fill(flat0);
+    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    cr_assert(sc.s.pelvis_drop[0] > 0.5f * full && sc.s.pelvis_drop[0] < full, "drop %g after %g",
+              sc.s.pelvis_drop[0], full);
+    for (int i = 0; i < 60; ++i) cik_foot_crowd_frame(sc.crowd, &hf, &o);
+    cr_assert(sc.s.pelvis_drop[0] < 1e-4f, "drop %g after a second", sc.s.pelvis_drop[0]);
+    /* going down again: limited to the drop speed per frame */
+    fill(hole);
+    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    cr_assert(sc.s.pelvis_drop[0] <= o.pelvis_drop_speed * o.dt + 1e-4f, "drop %g", sc.s.pelvis_drop[0]);
+    /* clamped to the maximum */
+    cik_foot_crowd_reset(sc.crowd);
+    o.max_pelvis_drop = 0.05f;
+    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    cr_assert_float_eq(sc.s.pelvis_drop[0], 0.05f, 1e-6f);
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+static float bumpy(float x, float z) { return 0.25f * sinf(1.3f * x) * cosf(0.9f * z) + 0.1f * sinf(3.1f * x + 2.3f * z); }
+
+Test(foot, knees_never_bend_backwards)
+{
+    enum { C = 64 };
+    scene sc;
+    scene_init(&sc, C);
+    fill(bumpy);
+    cik_heightfield hf = grid();
+    srand(11);
+    cik_foot_options o = cik_foot_default_options();
+    for (int mode = 0; mode < 3; ++mode) {
+        o.start = mode;
+        for (int frame = 0; frame < 20; ++frame) {
+            for (int c = 0; c < C; ++c) {
+                float hfl[2], k[2], w[2];
+                for (int s = 0; s < 2; ++s) {
+                    hfl[s] = -0.5f + (float)rand() / RAND_MAX;
+                    k[s] = (float)rand() / RAND_MAX * 1.2f;
+                    w[s] = (float)rand() / RAND_MAX;
+                }
+                set_pose(&sc, c, -6.0f + (float)rand() / RAND_MAX * 12, 0.95f + bumpy(0, 0),
+                         -6.0f + (float)rand() / RAND_MAX * 12, (float)rand() / RAND_MAX * 6.28f, hfl, k, w);
+            }
+            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+            for (int f = 0; f < 2 * C; ++f)
+                for (int j = 0; j < 3; ++j) {
+                    cik_quat q = {sc.s.solved_x[j][f], sc.s.solved_y[j][f], sc.s.solved_z[j][f],
+                                  sc.s.solved_w[j][f]};
+                    float e = cik_foot_limit_excess(&sc.legs[f & 1].limit[j], q);
+                    cr_assert(e < 1e-3f, "mode %d foot %d joint %d outside its limit by %g rad", mode, f, j, e);
+                    if (j == 1) {
+                        if (q.w < 0) q.x = -q.x, q.w = -q.w;
+                        cr_assert(2.0f * atan2f(q.x, q.w) > -1e-4f, "knee bent backwards");
+                    }
+                }
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+Test(foot, caller_supplied_contacts)
+{
+    scene sc;
+    scene_init(&sc, 1);
+    float hfl[2] = {-0.1f, 0.1f}, k[2] = {0.3f, 0.3f}, w[2] = {1, 1};
+    set_pose(&sc, 0, 0, 0.9f, 0, 0, hfl, k, w);
+    cr_assert_eq(cik_foot_crowd_probe(sc.crowd), CIK_OK);
+    /* the engine's raycasts: a 10-degree roll under the left foot, 4 cm up
+     * under the right */
+    float a = 10.0f * PI_F / 180.0f;
+    sc.s.contact_y[0] = sc.s.anim_ankle_y[0] - 0.06f - 0.02f;
+    sc.s.contact_nx[0] = -sinf(a);
+    sc.s.contact_ny[0] = cosf(a);
+    sc.s.contact_nz[0] = 0;
+    sc.s.contact_y[1] = sc.s.anim_ankle_y[1] - 0.06f + 0.04f;
+    sc.s.contact_nx[1] = 0;
+    sc.s.contact_ny[1] = 1;
+    sc.s.contact_nz[1] = 0;
+    cik_foot_options o = cik_foot_default_options();
+    cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+    for (int f = 0; f < 2; ++f) {
+        cik_vec3 n = {sc.s.contact_nx[f], sc.s.contact_ny[f], sc.s.contact_nz[f]};
+        cik_vec3 want = {sc.s.anim_ankle_x[f] + 0.06f * n.x, sc.s.contact_y[f] + 0.06f * n.y,
+                         sc.s.anim_ankle_z[f] + 0.06f * n.z};
+        float dx = sc.s.ankle_x[f] - want.x, dy = sc.s.ankle_y[f] - want.y, dz = sc.s.ankle_z[f] - want.z;
+        cr_assert(sqrtf(dx * dx + dy * dy + dz * dz) < 1e-3f, "foot %d misses its contact", f);
+        cik_quat fq = {sc.s.foot_qx[f], sc.s.foot_qy[f], sc.s.foot_qz[f], sc.s.foot_qw[f]};
+        cik_vec3 up = rot(fq, sc.legs[f].sole_normal);
+        cr_assert(up.x * n.x + up.y * n.y + up.z * n.z > cosf(PI_F / 180.0f), "foot %d sole not on the normal", f);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+Test(foot, refuses_bad_input)
+{
+    cik_foot_leg legs[2];
+    make_legs(legs);
+    cik_foot_crowd *cr = NULL;
+    cr_assert_eq(cik_foot_crowd_create(0, legs, &cr), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_create(1, NULL, &cr), CIK_ERROR_ARGUMENT);
+    legs[1].limit[1].min_angle = 1.0f;
+    legs[1].limit[1].max_angle = 0.0f;
+    cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_LIMIT);
+    make_legs(legs);
+    legs[0].shin.y = NAN;
+    cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_NON_FINITE);
+    make_legs(legs);
+    cr_assert_eq(cik_foot_crowd_create(2, legs, &cr), CIK_OK);
+    cik_foot_options o = cik_foot_default_options();
+    o.dt = 0;
+    cr_assert_eq(cik_foot_crowd_place(cr, &o), CIK_ERROR_OPTIONS);
+    o = cik_foot_default_options();
+    o.solver.threshold = -1;
+    cr_assert_eq(cik_foot_crowd_frame(cr, NULL, &o), CIK_ERROR_OPTIONS);
+    cr_assert_eq(cik_foot_crowd_frame(cr, NULL, NULL), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_set_legs(cr, 2, legs), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_probe(NULL), CIK_ERROR_ARGUMENT);
+    /* NaN input: no crash, that leg is skipped */
+    cik_foot_streams s;
+    cik_foot_crowd_streams(cr, &s);
+    s.pelvis_y[0] = NAN;
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cr_assert_eq(cik_foot_crowd_frame(cr, &hf, NULL), CIK_OK);
+    cik_result r;
+    cik_batch_result(cik_foot_crowd_batch(cr), 2, &r);
+    cr_assert(!(r.flags & CIK_RESULT_SKIPPED), "the other character is unaffected");
+    cik_foot_crowd_destroy(cr);
+    cik_foot_crowd_destroy(NULL);
+}
