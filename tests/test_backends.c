@@ -62,7 +62,7 @@ Test(backends, one_pass_lockstep_with_reference)
                     if (d > worst) worst = d;
                     if (d > 1e-5) {
                         ++over;
-                        cr_log_warn("%s vs reference, %s J=%d chain %d: effectors %.3g x max(1, reach) apart after "
+                        cr_log_info("%s vs reference, %s J=%d chain %d: effectors %.3g x max(1, reach) apart after "
                                     "one pass (reach %.3g)",
                                     cik_backend_name(be), wl_name(cases[ci].kind), J, i, d, reach);
                     }
