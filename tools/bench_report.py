@@ -54,6 +54,7 @@ def parse_args(argv):
                    help="time for the speed-ups of single-threaded runs: wall clock (default) or the "
                         "calling thread's CPU time where the run recorded it (cpu_ns_per_chain)")
     p.add_argument("--command", help="the command line that produced the JSON, quoted in the report")
+    p.add_argument("--note", action="append", default=[], help="a remark added to the report's header (repeatable)")
     return p.parse_args(argv)
 
 
@@ -206,6 +207,8 @@ def markdown(runs, context, args):
                "start pose. Speed-ups of single-threaded runs use the %s; runs on all threads use the wall clock."
                % ("wall clock" if args.clock == "wall" else
                   "calling thread's CPU time where recorded (`cpu_ns_per_chain`, large batches), else the wall clock"))
+    for note in args.note:
+        out.append("- %s" % note)
     out.append("")
 
     # headline
