@@ -76,7 +76,7 @@ Test(convergence, random_chains_per_joint_count)
             wl_kind kind = limits ? WL_RANDOM : WL_RANDOM_NO_LIMITS;
             wl_stats s = solve_stats(kind, 40 + (uint64_t)J, 2000, J, RANDOM_PASSES, 1e-3f);
             double rate = 100.0 * s.converged / s.chains;
-            double floor = (limits ? random_floor_limits : random_floor_free)[J - 2];
+            double floor = limits ? random_floor_limits[J - 2] : random_floor_free[J - 2];
             cr_log_info("%s J=%d (2000, %d passes, 1 mm): converged %.2f%%, mean passes %.3f", wl_name(kind), J,
                         RANDOM_PASSES, rate, s.mean_passes);
             cr_assert_geq(rate, floor, "%s J=%d converged %.2f%% < floor %.2f%%", wl_name(kind), J, rate, floor);
