@@ -1,0 +1,18 @@
+# Bounded libFuzzer runs of crowdik's public API (and of the BVH loader when
+# tools/bvh.c exists). tests/fuzz/run.sh builds each target with clang
+# -fsanitize=fuzzer,address,undefined straight from the sources, whatever
+# compiler this build uses, and skips (77) when clang or libFuzzer is
+# missing. FUZZ_SECONDS (environment, default 30) bounds each run.
+#
+#   ctest --test-dir <build> -R fuzz --output-on-failure
+#   FUZZ_SECONDS=600 ctest --test-dir <build> -R fuzz_api
+if(UNIX AND NOT CMAKE_CROSSCOMPILING)
+  foreach(target api bvh)
+    add_test(NAME fuzz_${target}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run.sh ${target} ${PROJECT_SOURCE_DIR}
+                     ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
+    set_tests_properties(fuzz_${target} PROPERTIES
+      TIMEOUT 1800 SKIP_RETURN_CODE 77
+      ENVIRONMENT "CROWDIK_WERROR=${CROWDIK_WERROR}")
+  endforeach()
+endif()

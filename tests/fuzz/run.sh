@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Builds a crowdik libFuzzer target with clang straight from the sources
+# (no OpenMP; each SIMD kernel with its own instruction-set flags) and runs
+# it for a bounded time on a copy of its seed corpus, so the repository's
+# corpus stays unchanged. Prints the execution count.
+#
+#   tests/fuzz/run.sh TARGET SOURCE_DIR BUILD_DIR
+#     TARGET      api | bvh
+#     SOURCE_DIR  the repository root
+#     BUILD_DIR   where the binary, the working corpus and findings go
+#
+# Environment: FUZZ_SECONDS (default 30), CLANG (default: clang-14, then
+# clang), FUZZ_JOBS (default 1), FUZZ_ARGS (extra libFuzzer arguments).
+# Exit status: 0 clean run, 77 when clang or libFuzzer is missing (or the
+# target's sources are absent), otherwise the fuzzer's failure status; a
+# crashing input is left in BUILD_DIR/fuzz-TARGET/ and its path printed.
+set -euo pipefail
+
+target=${1:?target (api or bvh)}
+src=$(cd "${2:?source dir}" && pwd)
+build=${3:?build dir}
+seconds=${FUZZ_SECONDS:-30}
+
+case "$target" in
+api) extra=(tools/workloads.c) ;;
+bvh)
+    if [ ! -f "$src/tools/bvh.c" ]; then
+        echo "fuzz_bvh: tools/bvh.c is not there; skipped"
+        exit 77
+    fi
+    extra=(tools/bvh.c)
+    ;;
+*) echo "unknown target $target" >&2; exit 2 ;;
+esac
+
+cc=${CLANG:-}
+if [ -z "$cc" ]; then
+    for c in clang-14 clang; do
+        if command -v "$c" >/dev/null 2>&1; then cc=$c; break; fi
+    done
+fi
+if [ -z "$cc" ]; then
+    echo "fuzz_$target: clang not found; skipped"
+    exit 77
+fi
+
+mkdir -p "$build"
+work=$(cd "$build" && pwd)/fuzz-$target
+mkdir -p "$work/obj"
+
+# libFuzzer present? (clang without compiler-rt's fuzzer runtime fails here)
+probe=$work/obj/probe
+printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$probe.c"
+if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >/dev/null 2>&1; then
+    echo "fuzz_$target: $cc cannot link -fsanitize=fuzzer (libFuzzer missing); skipped"
+    exit 77
+fi
+
+cflags=(-std=c11 -O1 -g -Wall -Wextra -fno-omit-frame-pointer
+        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+        -D_POSIX_C_SOURCE=200809L -DCIK_BUILDING
+        -I"$src/include" -I"$src/tools" -I"$src/src")
+if [ "${CROWDIK_WERROR:-OFF}" = ON ]; then cflags+=(-Werror); fi
+
+# The library, built as the fuzzer sees it: instrumented, sanitized.
+objs=()
+compile() { # source, extra flags... (kernels: sanitizers named by $san)
+    local s=$1; shift
+    local o=$work/obj/$(echo "$s" | tr '/.' '__').o
+    if [ ! -f "$o" ] || [ "$src/$s" -nt "$o" ] || [ "$0" -nt "$o" ] ||
+       [ -n "$(find "$src/src" "$src/include" "$src/tools" -name '*.h' -newer "$o" -print -quit)" ]; then
+        # -fsanitize=fuzzer on library code means coverage instrumentation only
+        "$cc" "${cflags[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link,$san}" \
+            "$@" -c "$src/$s" -o "$o"
+    fi
+    objs+=("$o")
+}
+san=address,undefined
+for s in "$src"/src/*.c "$src"/src/foot/*.c; do
+    [ -f "$s" ] && compile "${s#"$src"/}"
+done
+# The SIMD kernels get AddressSanitizer but not UBSan: UBSan's checks on
+# these heavily inlined files take minutes per file to compile, and the
+# kernels are integer-free float code; the reference solver and everything
+# else keep both.
+san=address
+compile src/kernels/ccd_scalar.c
+if [ "$(uname -m)" = x86_64 ]; then
+    compile src/kernels/ccd_sse.c -msse4.1
+    compile src/kernels/ccd_avx2.c -mavx2 -mfma
+    compile src/kernels/ccd_avx512.c -mavx512f -mavx2 -mfma
+fi
+san=address,undefined
+for s in "${extra[@]}"; do compile "$s"; done
+
+bin=$work/fuzz_$target
+"$cc" "${cflags[@]}" "$src/tests/fuzz/fuzz_$target.c" "${objs[@]}" -lm -o "$bin"
+
+# Run on a copy of the corpus; findings go to $work/findings.
+corpus=$work/corpus
+rm -rf "$corpus"
+mkdir -p "$corpus" "$work/findings"
+if [ -d "$src/tests/fuzz/corpus_$target" ]; then
+    cp -r "$src/tests/fuzz/corpus_$target/." "$corpus/"
+fi
+log=$work/fuzz.log
+echo "fuzz_$target: running $bin for ${seconds}s"
+set +e
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+"$bin" -max_total_time="$seconds" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+    -print_final_stats=1 -error_exitcode=1 -artifact_prefix="$work/findings/" ${FUZZ_ARGS:-} \
+    "$corpus" >"$log" 2>&1
+rc=$?
+set -e
+tail -n 40 "$log"
+runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
+rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
+echo "fuzz_$target: ${runs:-?} executions in ${seconds}s (${rate:-?} exec/s), exit $rc"
+if [ $rc -ne 0 ]; then
+    echo "fuzz_$target: FAILED; crashing inputs:"
+    grep -h 'property violated' -A1 "$log" | head -n 4 || true
+    ls -1d "$work"/findings/* || true
+    exit 1
+fi
