@@ -28,7 +28,7 @@ struct tb_set {
     float *start_local; /* the start pose: each node's local matrix */
 };
 
-/* ---- small matrix and vector helpers ----------------------------------- */
+/* ---- small matrix and vector functions --------------------------------- */
 
 static void mat_identity(float *m)
 {
