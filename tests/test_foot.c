@@ -42,8 +42,8 @@ Test(heightfield, exact_on_planes)
     float nl = sqrtf(b * b + 1 + c * c);
     srand(7);
     for (int i = 0; i < 2000; ++i) {
-        float x = hf.origin_x + (float)rand() / RAND_MAX * (NX - 1) * hf.spacing_x;
-        float z = hf.origin_z + (float)rand() / RAND_MAX * (NZ - 1) * hf.spacing_z;
+        float x = hf.origin_x + (float)rand() / (float)RAND_MAX * (NX - 1) * hf.spacing_x;
+        float z = hf.origin_z + (float)rand() / (float)RAND_MAX * (NZ - 1) * hf.spacing_z;
         if (i < 50) x = hf.origin_x + (float)(i % NX) * hf.spacing_x; /* on grid lines */
         float y;
         cik_vec3 n;
@@ -67,7 +67,7 @@ Test(heightfield, continuous_at_cell_edges)
     enum { N = 9 };
     static float h[N * N];
     srand(3);
-    for (int i = 0; i < N * N; ++i) h[i] = (float)rand() / RAND_MAX * 0.5f;
+    for (int i = 0; i < N * N; ++i) h[i] = (float)rand() / (float)RAND_MAX * 0.5f;
     cik_heightfield hf = {0.0f, 0.0f, 0.5f, 0.5f, N, N, h};
     const float eps = 1e-4f;
     for (int e = 1; e < N - 1; ++e) {
@@ -396,12 +396,12 @@ Test(foot, knees_never_bend_backwards)
             for (int c = 0; c < C; ++c) {
                 float hfl[2], k[2], w[2];
                 for (int s = 0; s < 2; ++s) {
-                    hfl[s] = -0.5f + (float)rand() / RAND_MAX;
-                    k[s] = (float)rand() / RAND_MAX * 1.2f;
-                    w[s] = (float)rand() / RAND_MAX;
+                    hfl[s] = -0.5f + (float)rand() / (float)RAND_MAX;
+                    k[s] = (float)rand() / (float)RAND_MAX * 1.2f;
+                    w[s] = (float)rand() / (float)RAND_MAX;
                 }
-                set_pose(&sc, c, -6.0f + (float)rand() / RAND_MAX * 12, 0.95f + bumpy(0, 0),
-                         -6.0f + (float)rand() / RAND_MAX * 12, (float)rand() / RAND_MAX * 6.28f, hfl, k, w);
+                set_pose(&sc, c, -6.0f + (float)rand() / (float)RAND_MAX * 12, 0.95f + bumpy(0, 0),
+                         -6.0f + (float)rand() / (float)RAND_MAX * 12, (float)rand() / (float)RAND_MAX * 6.28f, hfl, k, w);
             }
             cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
             for (int f = 0; f < 2 * C; ++f)

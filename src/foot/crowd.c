@@ -349,17 +349,6 @@ static int thread_count(const cik_foot_options *o, int n)
 #endif
 }
 
-static inline cik_quat load_q(float *const *s, int i)
-{
-    return fm_q(s[0][i], s[1][i], s[2][i], s[3][i]);
-}
-static inline void store_q(float *const *s, int i, cik_quat q)
-{
-    s[0][i] = q.x;
-    s[1][i] = q.y;
-    s[2][i] = q.z;
-    s[3][i] = q.w;
-}
 
 static inline cik_quat pose_q(const cik_foot_crowd *cr, int f, int j)
 {
