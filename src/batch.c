@@ -28,7 +28,7 @@ const char *cik_status_string(cik_status status)
     case CIK_ERROR_LIMIT: return "bad joint limit (unknown type, zero axis, min > max, or angle out of range)";
     case CIK_ERROR_OUT_OF_MEMORY: return "out of memory (or size overflow)";
     case CIK_ERROR_BACKEND_UNAVAILABLE: return "backend unavailable on this build or CPU";
-    case CIK_ERROR_OPTIONS: return "bad options (threshold <= 0 or non-finite, or max_iterations < 0)";
+    case CIK_ERROR_OPTIONS: return "bad options (threshold <= 0 or non-finite, max_iterations < 0, threads < 0, or a convergence option out of range)";
     case CIK_ERROR_NOT_UNIT: return "quaternion far from unit length";
     case CIK_ERROR_RANGE: return "coordinate beyond CIK_MAX_COORDINATE";
     }
@@ -216,14 +216,16 @@ cik_status cik_batch_set_chain(cik_batch *b, int index, const cik_chain *c)
 
     /* Validate everything into a local copy first: a refusal changes nothing. */
     cik_chain v = *c;
-    if (!finite3(c->root_position) || !finite3(c->effector) || !finite3(c->target))
+    if (!finite3(c->root_position) || !finite3(c->effector) || !finite3(c->target) ||
+        !finite3(c->pole) || !isfinite(c->pole_weight))
         return CIK_ERROR_NON_FINITE;
     if ((st = check_quat(c->root_rotation, &v.root_rotation)) != CIK_OK) return st;
     for (int j = 0; j < b->joint_count; ++j) {
         if (!finite3(c->offset[j])) return CIK_ERROR_NON_FINITE;
         if ((st = check_quat(c->rotation[j], &v.rotation[j])) != CIK_OK) return st;
     }
-    if (!in_range3(c->root_position) || !in_range3(c->effector) || !in_range3(c->target))
+    if (!in_range3(c->root_position) || !in_range3(c->effector) || !in_range3(c->target) ||
+        !in_range3(c->pole) || !(c->pole_weight >= 0.0f && c->pole_weight <= 1.0f))
         return CIK_ERROR_RANGE;
     for (int j = 0; j < b->joint_count; ++j)
         if (!in_range3(c->offset[j])) return CIK_ERROR_RANGE;
@@ -239,6 +241,9 @@ cik_status cik_batch_set_chain(cik_batch *b, int index, const cik_chain *c)
                v.root_rotation);
     write_vec(cik__chain_stream(b, CIK__EX), cik__chain_stream(b, CIK__EY),
               cik__chain_stream(b, CIK__EZ), index, v.effector);
+    write_vec(cik__chain_stream(b, CIK__PLX), cik__chain_stream(b, CIK__PLY),
+              cik__chain_stream(b, CIK__PLZ), index, v.pole);
+    cik__chain_stream(b, CIK__PLW)[index] = v.pole_weight;
     for (int j = 0; j < b->joint_count; ++j) {
         write_vec(cik__joint_stream(b, j, CIK__OX), cik__joint_stream(b, j, CIK__OY),
                   cik__joint_stream(b, j, CIK__OZ), index, v.offset[j]);
@@ -282,6 +287,9 @@ void cik__read_chain(const cik_batch *b, int index, cik_chain *out)
                                    index);
     out->effector = read_vec(cik__chain_stream(b, CIK__EX), cik__chain_stream(b, CIK__EY),
                              cik__chain_stream(b, CIK__EZ), index);
+    out->pole = read_vec(cik__chain_stream(b, CIK__PLX), cik__chain_stream(b, CIK__PLY),
+                         cik__chain_stream(b, CIK__PLZ), index);
+    out->pole_weight = cik__chain_stream(b, CIK__PLW)[index];
     for (int j = 0; j < b->joint_count; ++j) {
         out->offset[j] = read_vec(cik__joint_stream(b, j, CIK__OX), cik__joint_stream(b, j, CIK__OY),
                                   cik__joint_stream(b, j, CIK__OZ), index);
@@ -374,6 +382,10 @@ cik_status cik_batch_streams(cik_batch *b, cik_streams *out)
     out->root_rotation_y = cik__chain_stream(b, CIK__RQY);
     out->root_rotation_z = cik__chain_stream(b, CIK__RQZ);
     out->root_rotation_w = cik__chain_stream(b, CIK__RQW);
+    out->pole_x = cik__chain_stream(b, CIK__PLX);
+    out->pole_y = cik__chain_stream(b, CIK__PLY);
+    out->pole_z = cik__chain_stream(b, CIK__PLZ);
+    out->pole_weight = cik__chain_stream(b, CIK__PLW);
     for (int j = 0; j < b->joint_count; ++j) {
         out->rotation_x[j] = cik__joint_stream(b, j, CIK__QX);
         out->rotation_y[j] = cik__joint_stream(b, j, CIK__QY);

@@ -30,6 +30,8 @@ enum cik__chain_stream {
     CIK__RPX, CIK__RPY, CIK__RPZ,      /* root position, world */
     CIK__RQX, CIK__RQY, CIK__RQZ, CIK__RQW, /* root rotation, world */
     CIK__EX, CIK__EY, CIK__EZ,         /* effector offset in the last joint's frame */
+    CIK__PLX, CIK__PLY, CIK__PLZ,      /* pole point, world (limb mode) */
+    CIK__PLW,                          /* pole weight in [0, 1]; 0 = no pole */
     CIK__CHAIN_STREAMS
 };
 
@@ -86,15 +88,24 @@ void cik__read_chain(const cik_batch *b, int index, cik_chain *out);
 /* Writes the rotations of `chain` back into slot `index`. */
 void cik__write_rotations(cik_batch *b, int index, const cik_chain *chain);
 
-/* The reference solver: chains [begin, end) one at a time, SPEC step by step. */
-void cik__solve_reference(cik_batch *b, float threshold, int max_iterations, int begin, int end);
-
-/* Everything a vector kernel needs for one solve. */
+/* Everything a solver needs for one solve: the batch and the options,
+ * resolved (zero-valued options replaced by what they mean). */
 typedef struct cik__kernel_job {
     const cik_batch *batch;
     float threshold;
     int max_iterations;
+    /* Step factor per joint: gain * weight[j]; exactly 1 when neither is
+     * set, and then the step is the plain one, bit for bit. */
+    float factor[CIK_MAX_JOINTS];
+    int any_factor;         /* some factor differs from 1 */
+    float max_step;         /* radians; 0 = no cap */
+    float cap_s, cap_c;     /* sin and cos of max_step / 2 */
+    int hinge_aware;
+    int limb;
 } cik__kernel_job;
+
+/* The reference solver: chains [begin, end) one at a time, SPEC step by step. */
+void cik__solve_reference(cik_batch *b, const cik__kernel_job *job, int begin, int end);
 
 /* A vector kernel: solves lanes [begin, end) (multiples of its group width,
  * end <= batch->padded). */

@@ -19,6 +19,11 @@ typedef cik_quat quat;
 #define EPS 1e-6f
 /* The stall breaker's bend, radians (SPEC unstick). */
 #define UNSTICK_ANGLE 0.25f
+/* Limb step: a circle of squared radius below this has no usable angle;
+ * a distance split with a squared gradient below this goes to the middle
+ * joint alone. */
+#define LIMB_EPS2 1e-12f
+#define LIMB_TINY 1e-30f
 
 static vec3 v3(float x, float y, float z)
 {
@@ -83,6 +88,15 @@ static vec3 perp(vec3 a)
 }
 
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+/* An angle wrapped into [-pi, pi]. */
+static float wrap_angle(float a)
+{
+    const float pi = 3.14159265358979f;
+    if (a > pi) return a - 2.0f * pi;
+    if (a < -pi) return a + 2.0f * pi;
+    return a;
+}
 
 /* The angle of q about `axis` (q assumed to have w >= 0), and q rebuilt as a
  * rotation about the axis alone with that angle clamped to [min, max]. */
@@ -153,8 +167,9 @@ static void rotate_joint(cik_chain *c, pose *p, int j, quat r)
     forward(c, p, j);
 }
 
-/* One CCD step at joint j (SPEC step 1-6). Returns 0 when skipped. */
-static int step(cik_chain *c, pose *p, int j)
+/* One CCD step at joint j (SPEC step 1-6), with the convergence options
+ * (docs/solver.md, "Options") unless `plain`. Returns 0 when skipped. */
+static int step(cik_chain *c, pose *p, int j, const cik__kernel_job *o, int plain)
 {
     vec3 a = sub(p->E, p->P[j]);
     vec3 b = sub(c->target, p->P[j]);
@@ -163,9 +178,25 @@ static int step(cik_chain *c, pose *p, int j)
     b = normalize3(b);
     float d = dot(a, b);
     vec3 x = cross(a, b);
+    if (length(x) < EPS && d > 0.0f) return 0; /* aligned */
+    if (!plain && o->hinge_aware && c->limit[j].type == CIK_LIMIT_HINGE) {
+        /* hinge-aware: align the projections onto the hinge plane; when
+         * they are aligned already the hinge can do no better, and the step
+         * is a no-op (not a skip), as a plain step the limit cancels is */
+        vec3 h = rotate(parent_world(c, p, j), c->limit[j].axis);
+        vec3 ap = sub(a, scale(h, dot(h, a)));
+        vec3 bp = sub(b, scale(h, dot(h, b)));
+        if (length(ap) >= EPS && length(bp) >= EPS) {
+            a = normalize3(ap);
+            b = normalize3(bp);
+            d = dot(a, b);
+            x = cross(a, b);
+        }
+    }
     quat r;
-    if (length(x) < EPS) {
-        if (d > 0.0f) return 0; /* aligned */
+    if (length(x) < EPS && d > 0.0f) {
+        r = qmake(0.0f, 0.0f, 0.0f, 1.0f); /* projections aligned */
+    } else if (length(x) < EPS) {
         /* antiparallel: half a turn about an axis perpendicular to a */
         vec3 axis;
         if (c->limit[j].type == CIK_LIMIT_HINGE) {
@@ -179,10 +210,118 @@ static int step(cik_chain *c, pose *p, int j)
         }
         r = qmake(axis.x, axis.y, axis.z, 0.0f);
     } else {
-        r = qnormalize(qmake(x.x, x.y, x.z, 1.0f + d));
+        /* beyond a quarter turn, 1 + d as |a + b|^2 / 2: the same number
+         * without the cancellation that 1 + d suffers near a half turn */
+        vec3 s = add(a, b);
+        r = qnormalize(qmake(x.x, x.y, x.z, d < 0.0f ? 0.5f * dot(s, s) : 1.0f + d));
+    }
+    if (!plain && o->factor[j] != 1.0f) {
+        /* gain and weight: extrapolate (or interpolate) from the identity */
+        float k = o->factor[j];
+        r = qnormalize(qmake(k * r.x, k * r.y, k * r.z, 1.0f - k + k * r.w));
+    }
+    if (!plain && o->max_step > 0.0f) {
+        vec3 u = v3(r.x, r.y, r.z);
+        float n = length(u);
+        if (2.0f * atan2f(n, r.w) > o->max_step && n > 0.0f) r = angle_axis(o->max_step, scale(u, 1.0f / n));
     }
     rotate_joint(c, p, j, r);
     return 1;
+}
+
+/* The angle of a rotation about the unit axis h through the point `center`
+ * that moves the effector E to squared distance `goal` from the root P0 (the
+ * nearest reachable distance when none does), choosing between the two
+ * solutions: first one that keeps `limit` (a hinge, or NULL) in range, then
+ * the smaller rotation, then phi0 + alpha. `angle` is the joint's current
+ * hinge angle. */
+static float circle_angle(vec3 P0, vec3 center, vec3 h, vec3 E, float goal, const cik_limit *limit,
+                          float angle)
+{
+    vec3 u = sub(E, center);
+    vec3 up = sub(u, scale(h, dot(h, u)));
+    vec3 d = sub(center, P0);
+    float A = dot(d, up), B = dot(d, cross(h, up));
+    float R2 = A * A + B * B;
+    if (R2 < LIMB_EPS2) return 0.0f;
+    float R = sqrtf(R2);
+    vec3 e0 = sub(E, P0);
+    float cc = clampf((A + 0.5f * (goal - dot(e0, e0))) / R, -1.0f, 1.0f);
+    float phi0 = atan2f(B, A), alpha = acosf(cc);
+    float cand[2] = {wrap_angle(phi0 + alpha), wrap_angle(phi0 - alpha)};
+    int ok[2] = {1, 1};
+    if (limit) {
+        for (int i = 0; i < 2; ++i) {
+            float t = wrap_angle(angle + cand[i]);
+            ok[i] = t >= limit->min_angle && t <= limit->max_angle;
+        }
+    }
+    if (ok[0] != ok[1]) return ok[0] ? cand[0] : cand[1];
+    return cosf(cand[1]) > cosf(cand[0]) ? cand[1] : cand[0];
+}
+
+/* Limb mode applies to 2- and 3-joint chains whose joint 1 is a hinge and
+ * whose root is not. */
+static int limb_shaped(const cik_chain *c)
+{
+    return (c->joint_count == 2 || c->joint_count == 3) && c->limit[1].type == CIK_LIMIT_HINGE &&
+           c->limit[0].type != CIK_LIMIT_HINGE;
+}
+
+/* The limb step (docs/solver.md, "Limb mode"). */
+static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
+{
+    const int J = c->joint_count;
+    vec3 P0 = p->P[0];
+    vec3 h = rotate(p->W[0], c->limit[1].axis); /* the middle hinge's world axis */
+    vec3 t0 = sub(c->target, P0), e0 = sub(p->E, P0);
+    float goal = dot(t0, t0), now = dot(e0, e0);
+
+    /* The middle joint's share of the distance change: the minimum-norm
+     * split of the linearised change between it and the end joint. */
+    float share = 1.0f;
+    if (J == 3) {
+        float gm = dot(e0, cross(h, sub(p->E, p->P[1])));
+        float ge = dot(e0, cross(h, sub(p->E, p->P[2])));
+        float den = gm * gm + ge * ge;
+        if (den > LIMB_TINY) share = gm * gm / den;
+    }
+    quat q1 = c->rotation[1];
+    if (q1.w < 0.0f) q1 = qmake(-q1.x, -q1.y, -q1.z, -q1.w);
+    float hinge = 2.0f * atan2f(dot(v3(q1.x, q1.y, q1.z), c->limit[1].axis), q1.w);
+    float phi = circle_angle(P0, p->P[1], h, p->E, now + share * (goal - now), &c->limit[1], hinge);
+    rotate_joint(c, p, 1, angle_axis(phi, h));
+    if (J == 3) {
+        /* the end joint closes the rest, about the same axis */
+        phi = circle_angle(P0, p->P[2], h, p->E, goal, NULL, 0.0f);
+        rotate_joint(c, p, 2, angle_axis(phi, h));
+    }
+    step(c, p, 0, o, 1); /* aim the root, a plain step */
+
+    if (c->pole_weight > 0.0f) {
+        /* twist about the root-to-target line: the middle joint into the
+         * plane through the root, the target and the pole */
+        if (length(t0) < EPS) return;
+        vec3 n = normalize3(t0);
+        vec3 k = sub(p->P[1], P0), pv = sub(c->pole, P0);
+        k = sub(k, scale(n, dot(n, k)));
+        pv = sub(pv, scale(n, dot(n, pv)));
+        if (length(k) < EPS || length(pv) < EPS) return;
+        k = normalize3(k);
+        pv = normalize3(pv);
+        float d = dot(k, pv);
+        vec3 x = cross(k, pv);
+        quat r;
+        if (length(x) < EPS) {
+            if (d > 0.0f) return;
+            r = qmake(n.x, n.y, n.z, 0.0f);
+        } else {
+            r = qnormalize(qmake(x.x, x.y, x.z, 1.0f + d));
+        }
+        float w = c->pole_weight;
+        if (w != 1.0f) r = qnormalize(qmake(w * r.x, w * r.y, w * r.z, 1.0f - w + w * r.w));
+        rotate_joint(c, p, 0, r);
+    }
 }
 
 /* SPEC unstick: bend every joint, root first, by UNSTICK_ANGLE. */
@@ -217,13 +356,14 @@ static int quat_valid(quat q)
 static int chain_valid(const cik_chain *c)
 {
     int ok = vec_valid(c->root_position) && quat_valid(c->root_rotation) && vec_valid(c->effector) &&
-             vec_valid(c->target);
+             vec_valid(c->target) && vec_valid(c->pole) && c->pole_weight >= 0.0f &&
+             c->pole_weight <= 1.0f;
     for (int j = 0; j < c->joint_count; ++j) ok = ok && vec_valid(c->offset[j]) && quat_valid(c->rotation[j]);
     return ok;
 }
 
 /* Solves one chain in place; returns its result. */
-static cik_result solve_chain(cik_chain *c, float threshold, int max_iterations)
+static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
 {
     cik_result res = {0.0f, 0, 0};
     if (!chain_valid(c)) {
@@ -238,19 +378,24 @@ static cik_result solve_chain(cik_chain *c, float threshold, int max_iterations)
     for (int j = 1; j < c->joint_count; ++j) reach += length(c->offset[j]);
     if (length(sub(c->target, p.P[0])) > reach) res.flags |= CIK_RESULT_UNREACHABLE;
 
-    for (int pass = 0; pass < max_iterations; ++pass) {
-        if (length(sub(p.E, c->target)) < threshold) break;
-        int moved = 0;
-        for (int j = c->joint_count - 1; j >= 0; --j) moved |= step(c, &p, j);
+    int limb = o->limb == CIK_LIMB_AUTO && limb_shaped(c);
+    for (int pass = 0; pass < o->max_iterations; ++pass) {
+        if (length(sub(p.E, c->target)) < o->threshold) break;
         res.iterations = pass + 1;
-        if (!moved && length(sub(p.E, c->target)) >= threshold) unstick(c, &p);
+        if (limb && pass == 0) {
+            limb_step(c, &p, o);
+            continue;
+        }
+        int moved = 0;
+        for (int j = c->joint_count - 1; j >= 0; --j) moved |= step(c, &p, j, o, 0);
+        if (!moved && length(sub(p.E, c->target)) >= o->threshold) unstick(c, &p);
     }
     res.error = length(sub(p.E, c->target));
-    if (res.error < threshold) res.flags |= CIK_RESULT_CONVERGED;
+    if (res.error < o->threshold) res.flags |= CIK_RESULT_CONVERGED;
     return res;
 }
 
-void cik__solve_reference(cik_batch *b, float threshold, int max_iterations, int begin, int end)
+void cik__solve_reference(cik_batch *b, const cik__kernel_job *job, int begin, int end)
 {
     float *err = (float *)cik__result_stream(b, CIK__ERR);
     int32_t *iter = (int32_t *)cik__result_stream(b, CIK__ITER);
@@ -258,7 +403,7 @@ void cik__solve_reference(cik_batch *b, float threshold, int max_iterations, int
     for (int i = begin; i < end; ++i) {
         cik_chain c;
         cik__read_chain(b, i, &c);
-        cik_result r = solve_chain(&c, threshold, max_iterations);
+        cik_result r = solve_chain(&c, job);
         if (!(r.flags & CIK_RESULT_SKIPPED)) cik__write_rotations(b, i, &c);
         err[i] = r.error;
         iter[i] = r.iterations;

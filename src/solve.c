@@ -35,7 +35,47 @@ cik_options cik_default_options(void)
     o.max_iterations = 10;
     o.backend = CIK_BACKEND_AUTO;
     o.threads = 0;
+    o.gain = 0.0f;
+    o.max_step = 0.0f;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
+    o.hinge_aware = 1;
+    o.limb = CIK_LIMB_AUTO;
     return o;
+}
+
+/* CIK_OK, or CIK_ERROR_OPTIONS for anything outside the documented ranges
+ * (NaN fails every comparison, so it is refused too). */
+static cik_status check_options(const cik_options *o)
+{
+    if (!(o->threshold > 0.0f) || !isfinite(o->threshold) || o->max_iterations < 0 || o->threads < 0)
+        return CIK_ERROR_OPTIONS;
+    if (!(o->gain >= 0.0f && o->gain <= 2.0f)) return CIK_ERROR_OPTIONS;
+    if (!(o->max_step >= 0.0f && o->max_step <= 3.14159265f)) return CIK_ERROR_OPTIONS;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j)
+        if (!(o->weight[j] >= 0.0f && o->weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
+    if (o->hinge_aware != 0 && o->hinge_aware != 1) return CIK_ERROR_OPTIONS;
+    if (o->limb != CIK_LIMB_OFF && o->limb != CIK_LIMB_AUTO) return CIK_ERROR_OPTIONS;
+    return CIK_OK;
+}
+
+static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
+{
+    cik__kernel_job job;
+    job.batch = b;
+    job.threshold = o->threshold;
+    job.max_iterations = o->max_iterations;
+    float gain = o->gain == 0.0f ? 1.0f : o->gain;
+    job.any_factor = 0;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) {
+        job.factor[j] = gain * (o->weight[j] == 0.0f ? 1.0f : o->weight[j]);
+        if (j < b->joint_count && job.factor[j] != 1.0f) job.any_factor = 1;
+    }
+    job.max_step = o->max_step;
+    job.cap_s = (float)sin(0.5 * o->max_step);
+    job.cap_c = (float)cos(0.5 * o->max_step);
+    job.hinge_aware = o->hinge_aware;
+    job.limb = o->limb;
+    return job;
 }
 
 const char *cik_backend_name(cik_backend backend)
@@ -132,18 +172,18 @@ cik_status cik_solve(cik_batch *b, const cik_options *options)
 {
     cik_options o = options ? *options : cik_default_options();
     if (!b) return CIK_ERROR_ARGUMENT;
-    if (!(o.threshold > 0.0f) || !isfinite(o.threshold) || o.max_iterations < 0 || o.threads < 0)
-        return CIK_ERROR_OPTIONS;
+    if (check_options(&o) != CIK_OK) return CIK_ERROR_OPTIONS;
     if ((unsigned)o.backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
     if (!cik_backend_available(o.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
     if (b->chain_count == 0) return CIK_OK;
 
     cik_backend backend = o.backend == CIK_BACKEND_AUTO ? cik_backend_best() : o.backend;
+    cik__kernel_job job = make_job(b, &o);
     if (backend == CIK_BACKEND_REFERENCE) {
         int n = b->chain_count;
         int team = team_size(b, &o, n);
         if (team <= 1) {
-            cik__solve_reference(b, o.threshold, o.max_iterations, 0, n);
+            cik__solve_reference(b, &job, 0, n);
             return CIK_OK;
         }
 #ifdef CIK_HAVE_OPENMP
@@ -151,14 +191,13 @@ cik_status cik_solve(cik_batch *b, const cik_options *options)
         {
             int t = omp_get_thread_num(), nt = omp_get_num_threads();
             int begin = (int)((long long)n * t / nt), end = (int)((long long)n * (t + 1) / nt);
-            cik__solve_reference(b, o.threshold, o.max_iterations, begin, end);
+            cik__solve_reference(b, &job, begin, end);
         }
 #endif
         return CIK_OK;
     }
 
     const cik__kernel *k = kernel_for(backend);
-    cik__kernel_job job = {b, o.threshold, o.max_iterations};
     /* Only the groups holding real chains: padding lanes past the last
      * group that holds one are never touched. */
     int lanes = (b->chain_count + k->group_lanes - 1) / k->group_lanes * k->group_lanes;

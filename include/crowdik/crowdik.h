@@ -76,7 +76,8 @@ typedef enum cik_status {
     CIK_ERROR_OUT_OF_MEMORY = 4,
     /** The requested backend is not built in or not supported by this CPU. */
     CIK_ERROR_BACKEND_UNAVAILABLE = 5,
-    /** Bad solver options: threshold <= 0 or non-finite, max_iterations < 0. */
+    /** Bad solver options: threshold <= 0 or non-finite, max_iterations < 0,
+     *  threads < 0, or a convergence option outside its documented range. */
     CIK_ERROR_OPTIONS = 6,
     /** A quaternion whose length is far from 1 (more than 1e-2 off). */
     CIK_ERROR_NOT_UNIT = 7,
@@ -146,6 +147,17 @@ typedef struct cik_chain {
     cik_limit limit[CIK_MAX_JOINTS];
     cik_vec3 effector;
     cik_vec3 target;
+    /** Pole (bend direction), used by limb mode (cik_options.limb): a world
+     *  point on the side the middle joint (the knee) should bend towards.
+     *  After aiming, the root joint twists about the root-to-target line so
+     *  that the middle joint lies in the plane through the root, the target
+     *  and the pole, by `pole_weight` (0 = no pole, 1 = fully; in [0, 1]).
+     *  With a pole the bend plane stays where the caller put it (for a leg,
+     *  a point ahead of the animated knee keeps the animation's bend plane)
+     *  instead of drifting between frames, and a straight start has a
+     *  defined bend plane. Ignored by chains that are not solved as limbs. */
+    cik_vec3 pole;
+    float pole_weight;
 } cik_chain;
 
 /** Solver implementations. REFERENCE is the plain one-chain-at-a-time oracle;
@@ -185,9 +197,48 @@ typedef struct cik_options {
     /** Most OpenMP threads to use; 0 = OpenMP's default, 1 = the calling
      *  thread only. Small batches always run on the calling thread. */
     int threads;
+
+    /* The convergence options below (docs/solver.md, "Options"). Each one
+     * whose value is 0 means "as before": plain CCD exactly as the solver
+     * semantics describe it. A zero-initialised cik_options with threshold,
+     * max_iterations set therefore solves plain CCD; cik_default_options()
+     * returns the best measured settings. */
+
+    /** Step gain (over-relaxation), in [0, 2]; 0 means 1. Every plain CCD
+     *  step rotation r is replaced by normalize(k r + (1 - k) identity) with
+     *  k = gain * weight[j]: k > 1 overshoots the aligning rotation (about
+     *  k times its angle for small angles), k < 1 undershoots. */
+    float gain;
+    /** Largest rotation angle one plain CCD step may apply at a joint,
+     *  radians, in [0, pi]; 0 = no cap. Applied after the gain. */
+    float max_step;
+    /** Per-joint step weight by joint index (joint 0 = the root), each in
+     *  [0, 2]; 0 means 1. Weights below 1 on the joints near the tip counter
+     *  CCD's end-effector bias (the tip joint doing most of the bending). */
+    float weight[CIK_MAX_JOINTS];
+    /** 1: a hinge joint's step rotates about its own axis by the angle that
+     *  best aligns the effector and target directions projected onto the
+     *  hinge plane (instead of the shortest arc, which the hinge limit then
+     *  projects). 0: off. */
+    int hinge_aware;
+    /** CIK_LIMB_AUTO: chains shaped like a limb (2 or 3 joints, joint 1 a
+     *  hinge, joint 0 not a hinge, e.g. hip-knee-ankle or shoulder-elbow-
+     *  wrist) start their first pass with the limb step: the middle hinge
+     *  (and the end joint, for 3 joints) set in closed form so that the
+     *  root-to-effector distance equals the root-to-target distance, then
+     *  the root aims at the target and, with a pole, twists the bend plane
+     *  to it. Later passes are plain CCD sweeps. CIK_LIMB_OFF (0): plain
+     *  CCD for every chain. */
+    int limb;
 } cik_options;
 
-/** threshold 1e-3, 10 passes, AUTO backend, threads 0. */
+/** Limb mode values for cik_options.limb. */
+#define CIK_LIMB_OFF 0
+#define CIK_LIMB_AUTO 1
+
+/** The best measured settings: threshold 1e-3, 10 passes, AUTO backend,
+ *  threads 0, limb mode on, hinge-aware steps on, and the gain, cap and
+ *  weights documented in docs/solver.md. */
 CIK_API cik_options cik_default_options(void);
 
 /** A batch of chains sharing one joint count, stored as structure of arrays.
@@ -213,8 +264,9 @@ CIK_API int cik_batch_joint_count(const cik_batch *batch);
  *  nothing: null pointers or an index out of range (ARGUMENT), a joint_count
  *  different from the batch's (ARGUMENT), any NaN or infinity (NON_FINITE), a
  *  quaternion whose length is off 1 by more than 1e-2 (NOT_UNIT; nearer ones
- *  are normalised), a coordinate beyond CIK_MAX_COORDINATE (RANGE), a bad
- *  limit (LIMIT). Clears the chain's last result. */
+ *  are normalised), a coordinate (the pole's too) beyond CIK_MAX_COORDINATE
+ *  or a pole_weight outside [0, 1] (RANGE), a bad limit (LIMIT). Clears the
+ *  chain's last result. */
 CIK_API cik_status cik_batch_set_chain(cik_batch *batch, int index, const cik_chain *chain);
 
 /** Reads slot `index` back (rotations are the last solution). */
@@ -257,6 +309,10 @@ typedef struct cik_streams {
     float *rotation_y[CIK_MAX_JOINTS];
     float *rotation_z[CIK_MAX_JOINTS];
     float *rotation_w[CIK_MAX_JOINTS];
+    /** Pole point (world) and weight per chain (see cik_chain.pole). A
+     *  weight outside [0, 1] or a bad pole coordinate makes the chain
+     *  SKIPPED at solve time. */
+    float *pole_x, *pole_y, *pole_z, *pole_weight;
 } cik_streams;
 
 /** Fills `out` with the batch's stream pointers (unused joints get NULL). */

@@ -110,6 +110,14 @@ CIK_INLINE vq q_half_turn(v3 axis)
     return r;
 }
 
+/* normalize(k r + (1 - k) identity): the step factor (gain, weight) and
+ * the pole weight. */
+CIK_INLINE vq q_toward(vq r, vf k)
+{
+    vq t = {v_mul(k, r.x), v_mul(k, r.y), v_mul(k, r.z), v_fma(k, r.w, v_sub(v_set1(1.0f), k))};
+    return q_normalize(t);
+}
+
 /* SPEC perp(a): cross a with the basis axis along which |a| is smallest
  * (ties x, then y, then z), normalised. */
 CIK_INLINE v3 perp(v3 a)
@@ -240,9 +248,10 @@ CIK_INLINE v3 world_hinge_axis(const group *g, int j)
     return q_rotate(parent_world(g, j), axis);
 }
 
-/* One CCD step at joint j on the lanes of `active` (SPEC step 1-6). Returns
- * the lanes that were not skipped. */
-CIK_INLINE vm step(group *g, int j, vm active)
+/* One CCD step at joint j on the lanes of `active` (SPEC step 1-6), with
+ * the convergence options unless `plain` (docs/solver.md, "Options").
+ * Returns the lanes that were not skipped. */
+CIK_INLINE vm step(group *g, int j, vm active, const cik__kernel_job *job, int plain)
 {
     v3 a = v3_sub(g->E, g->P[j]);
     v3 b = v3_sub(g->T, g->P[j]);
@@ -257,13 +266,40 @@ CIK_INLINE vm step(group *g, int j, vm active)
     vm parallel = v_lt(lx2, v_set1(K_EPS2));
     go = w_andnot(go, w_and(parallel, v_gt(d, v_set1(0.0f)))); /* aligned: skip */
     if (!w_any(go)) return go;
+    vm noop = w_false();
+    if (!plain && job->hinge_aware) {
+        /* hinge-aware: align the projections onto the hinge plane; lanes
+         * whose projections are aligned already step by the identity (a
+         * no-op, not a skip), as in the reference */
+        vm hinge = w_and(go, v_eq(jload(g, j, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)));
+        if (w_any(hinge)) {
+            v3 h = world_hinge_axis(g, j);
+            v3 ap = v3_sub(a, v3_scale(h, v3_dot(h, a)));
+            v3 bp = v3_sub(b, v3_scale(h, v3_dot(h, b)));
+            vf lap = v3_dot(ap, ap), lbp = v3_dot(bp, bp);
+            vm use = w_and(hinge, w_and(v_ge(lap, v_set1(K_EPS2)), v_ge(lbp, v_set1(K_EPS2))));
+            a = v3_sel(use, v3_scale(ap, v_rsqrt(v_max(lap, v_set1(K_TINY)))), a);
+            b = v3_sel(use, v3_scale(bp, v_rsqrt(v_max(lbp, v_set1(K_TINY)))), b);
+            vf dp = v3_dot(a, b);
+            v3 xp = v3_cross(a, b);
+            vf lxp2 = v3_dot(xp, xp);
+            d = v_sel(use, dp, d);
+            x = v3_sel(use, xp, x);
+            lx2 = v_sel(use, lxp2, lx2);
+            parallel = v_lt(lx2, v_set1(K_EPS2));
+            noop = w_and(use, w_and(parallel, v_gt(d, v_set1(0.0f))));
+        }
+    }
 
-    /* shortest arc a -> b: normalize(x, 1 + d), no acos needed */
-    vf rw = v_add(v_set1(1.0f), d);
+    /* shortest arc a -> b: normalize(x, 1 + d), no acos needed; beyond a
+     * quarter turn 1 + d as |a + b|^2 / 2, free of cancellation near a half
+     * turn */
+    v3 ab = v3_add(a, b);
+    vf rw = v_sel(v_lt(d, v_set1(0.0f)), v_mul(v_set1(0.5f), v3_dot(ab, ab)), v_add(v_set1(1.0f), d));
     vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
     vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
 
-    vm anti = w_and(go, parallel);
+    vm anti = w_andnot(w_and(go, parallel), noop);
     if (w_any(anti)) {
         /* half a turn about the world hinge axis made perpendicular to a,
          * or about perp(a) when there is no usable hinge axis */
@@ -274,8 +310,145 @@ CIK_INLINE vm step(group *g, int j, vm active)
         v3 axis = v3_sel(use_h, v3_normalize(v3_sub(h, v3_scale(a, hd))), perp(a));
         r = q_sel(anti, q_half_turn(axis), r);
     }
+    if (w_any(noop)) {
+        vq id = {v_set1(0.0f), v_set1(0.0f), v_set1(0.0f), v_set1(1.0f)};
+        r = q_sel(noop, id, r);
+    }
+    if (!plain && job->factor[j] != 1.0f) r = q_toward(r, v_set1(job->factor[j]));
+    if (!plain && job->max_step > 0.0f) {
+        /* cap the angle: half-angle atan2(|r.xyz|, r.w) > max_step / 2 */
+        v3 u = {r.x, r.y, r.z};
+        vf n2 = v3_dot(u, u);
+        vf ninv = v_rsqrt(v_max(n2, v_set1(K_TINY)));
+        vf n = v_mul(n2, ninv);
+        vf cs = v_set1(job->cap_s), cc = v_set1(job->cap_c);
+        vm over = w_and(v_gt(v_fnma(r.w, cs, v_mul(n, cc)), v_set1(0.0f)), v_gt(n2, v_set1(0.0f)));
+        vf k = v_mul(ninv, cs);
+        vq capped = {v_mul(u.x, k), v_mul(u.y, k), v_mul(u.z, k), cc};
+        r = q_sel(over, capped, r);
+    }
     rotate_joint(g, j, r, go);
     return go;
+}
+
+/* The rotation about the unit axis h through `center` that moves the
+ * effector to squared distance `goal` from P0 (the nearest reachable one
+ * when none does), as in the reference's circle_angle, without angles:
+ * cos(phi - phi0) = cc with (cos phi0, sin phi0) = (A, B) / R gives the two
+ * candidates' (cos, sin) directly, and their half-angle rotations follow
+ * from normalize(sin phi, 1 + cos phi). With `limited`, a candidate that
+ * keeps the hinge (current half-angle pair s1, c1 and the range's) in
+ * range is preferred; then the smaller rotation; then phi0 + alpha. */
+CIK_INLINE vq circle_rotation(const group *g, v3 P0, v3 center, v3 h, vf goal, int limited, vf s1,
+                              vf c1, int j)
+{
+    v3 u = v3_sub(g->E, center);
+    v3 up = v3_sub(u, v3_scale(h, v3_dot(h, u)));
+    v3 d = v3_sub(center, P0);
+    vf A = v3_dot(d, up), B = v3_dot(d, v3_cross(h, up));
+    vf R2 = v_fma(A, A, v_mul(B, B));
+    vm degenerate = v_lt(R2, v_set1(K_EPS2));
+    vf invR = v_rsqrt(v_max(R2, v_set1(K_TINY)));
+    v3 e0 = v3_sub(g->E, P0);
+    vf cc = v_mul(v_fma(v_set1(0.5f), v_sub(goal, v3_dot(e0, e0)), A), invR);
+    cc = v_min(v_max(cc, v_set1(-1.0f)), v_set1(1.0f));
+    vf sa = v_sqrt(v_max(v_fnma(cc, cc, v_set1(1.0f)), v_set1(0.0f)));
+    vf c0 = v_mul(A, invR), s0 = v_mul(B, invR);
+    /* phi0 + alpha and phi0 - alpha */
+    vf cos_p = v_fnma(s0, sa, v_mul(c0, cc)), sin_p = v_fma(c0, sa, v_mul(s0, cc));
+    vf cos_m = v_fma(s0, sa, v_mul(c0, cc)), sin_m = v_fnma(c0, sa, v_mul(s0, cc));
+    vf sh_p = sin_p, ch_p = v_add(v_set1(1.0f), cos_p);
+    vf sh_m = sin_m, ch_m = v_add(v_set1(1.0f), cos_m);
+    normalize_pair(&sh_p, &ch_p);
+    normalize_pair(&sh_m, &ch_m);
+    vm pick_m = v_gt(cos_m, cos_p);
+    if (limited) {
+        vf smin = jload(g, j, CIK__SMIN), cmin = jload(g, j, CIK__CMIN);
+        vf smax = jload(g, j, CIK__SMAX), cmax = jload(g, j, CIK__CMAX);
+        vf zero = v_set1(0.0f);
+        /* the hinge's half-angle after each candidate, w >= 0 */
+        vf sp = v_fma(s1, ch_p, v_mul(c1, sh_p)), cp = v_fnma(s1, sh_p, v_mul(c1, ch_p));
+        vf sm = v_fma(s1, ch_m, v_mul(c1, sh_m)), cm = v_fnma(s1, sh_m, v_mul(c1, ch_m));
+        vm fp = v_lt(cp, zero), fm = v_lt(cm, zero);
+        sp = v_sel(fp, v_neg(sp), sp);
+        cp = v_sel(fp, v_neg(cp), cp);
+        sm = v_sel(fm, v_neg(sm), sm);
+        cm = v_sel(fm, v_neg(cm), cm);
+        vm ok_p = w_not(w_or(v_gt(v_fnma(cp, smax, v_mul(sp, cmax)), zero),
+                             v_lt(v_fnma(cp, smin, v_mul(sp, cmin)), zero)));
+        vm ok_m = w_not(w_or(v_gt(v_fnma(cm, smax, v_mul(sm, cmax)), zero),
+                             v_lt(v_fnma(cm, smin, v_mul(sm, cmin)), zero)));
+        vm differ = w_or(w_andnot(ok_p, ok_m), w_andnot(ok_m, ok_p));
+        pick_m = w_or(w_and(differ, ok_m), w_andnot(pick_m, differ));
+    }
+    vf sh = v_sel(pick_m, sh_m, sh_p), ch = v_sel(pick_m, ch_m, ch_p);
+    sh = v_sel(degenerate, v_set1(0.0f), sh);
+    ch = v_sel(degenerate, v_set1(1.0f), ch);
+    vq r = {v_mul(h.x, sh), v_mul(h.y, sh), v_mul(h.z, sh), ch};
+    return r;
+}
+
+/* The limb step on the lanes of `m` (docs/solver.md, "Limb mode"): the
+ * middle hinge and the end joint set the root-to-effector distance, the root
+ * aims, the pole twists the bend plane. */
+CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
+{
+    const int J = g->joints;
+    const v3 P0 = g->P[0];
+    v3 axis1 = {jload(g, 1, CIK__AX), jload(g, 1, CIK__AY), jload(g, 1, CIK__AZ)};
+    v3 h = q_rotate(g->W[0], axis1);
+    v3 t0 = v3_sub(g->T, P0), e0 = v3_sub(g->E, P0);
+    vf goal = v3_dot(t0, t0), now = v3_dot(e0, e0);
+
+    vf share = v_set1(1.0f);
+    if (J == 3) {
+        vf gm = v3_dot(e0, v3_cross(h, v3_sub(g->E, g->P[1])));
+        vf ge = v3_dot(e0, v3_cross(h, v3_sub(g->E, g->P[2])));
+        vf gm2 = v_mul(gm, gm);
+        vf den = v_fma(ge, ge, gm2);
+        vm some = v_gt(den, v_set1(K_TINY));
+        share = v_sel(some, v_div(gm2, v_max(den, v_set1(K_TINY))), share);
+    }
+    vq q1 = g->q[1];
+    vm flip = v_lt(q1.w, v_set1(0.0f));
+    v3 u1 = {q1.x, q1.y, q1.z};
+    vf s1 = v3_dot(u1, axis1), c1 = q1.w;
+    s1 = v_sel(flip, v_neg(s1), s1);
+    c1 = v_sel(flip, v_neg(c1), c1);
+    normalize_pair(&s1, &c1);
+    vf mid_goal = v_fma(share, v_sub(goal, now), now);
+    rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, mid_goal, 1, s1, c1, 1), m);
+    if (J == 3) rotate_joint(g, 2, circle_rotation(g, P0, g->P[2], h, goal, 0, s1, c1, 2), m);
+    step(g, 0, m, job, 1); /* aim the root, a plain step */
+
+    vf pw = v_load(cik__chain_stream(g->batch, CIK__PLW) + g->lane0);
+    vm pm = w_and(m, v_gt(pw, v_set1(0.0f)));
+    if (!w_any(pm)) return;
+    /* twist about the root-to-target line: the middle joint into the plane
+     * through the root, the target and the pole */
+    v3 pole = v3_load(cik__chain_stream(g->batch, CIK__PLX), cik__chain_stream(g->batch, CIK__PLY),
+                      cik__chain_stream(g->batch, CIK__PLZ), g->lane0);
+    v3 n = v3_normalize(t0);
+    v3 k = v3_sub(g->P[1], P0), pv = v3_sub(pole, P0);
+    k = v3_sub(k, v3_scale(n, v3_dot(n, k)));
+    pv = v3_sub(pv, v3_scale(n, v3_dot(n, pv)));
+    vf lk2 = v3_dot(k, k), lp2 = v3_dot(pv, pv);
+    vm ok = w_and(pm, w_and(v_ge(goal, v_set1(K_EPS2)),
+                            w_and(v_ge(lk2, v_set1(K_EPS2)), v_ge(lp2, v_set1(K_EPS2)))));
+    k = v3_scale(k, v_rsqrt(v_max(lk2, v_set1(K_TINY))));
+    pv = v3_scale(pv, v_rsqrt(v_max(lp2, v_set1(K_TINY))));
+    vf d = v3_dot(k, pv);
+    v3 x = v3_cross(k, pv);
+    vf lx2 = v3_dot(x, x);
+    vm parallel = v_lt(lx2, v_set1(K_EPS2));
+    ok = w_andnot(ok, w_and(parallel, v_gt(d, v_set1(0.0f))));
+    if (!w_any(ok)) return;
+    vf rw = v_add(v_set1(1.0f), d);
+    vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
+    vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
+    r = q_sel(parallel, q_half_turn(n), r);
+    r = q_sel(v_eq(pw, v_set1(1.0f)), r, q_toward(r, pw));
+    rotate_joint(g, 0, r, ok);
 }
 
 /* SPEC unstick on the lanes of `m`: bend every joint, root first. */
@@ -327,6 +500,11 @@ static void solve_group(const cik__kernel_job *job, int lane0)
     g.root_q = q_load(CS(CIK__RQX), CS(CIK__RQY), CS(CIK__RQZ), CS(CIK__RQW), lane0);
     g.eff = v3_load(CS(CIK__EX), CS(CIK__EY), CS(CIK__EZ), lane0);
     vm valid = w_and(w_and(valid3(g.T), valid3(g.root_p)), w_and(valid4(g.root_q), valid3(g.eff)));
+    {
+        v3 pole = v3_load(CS(CIK__PLX), CS(CIK__PLY), CS(CIK__PLZ), lane0);
+        vf pw = v_load(CS(CIK__PLW) + lane0);
+        valid = w_and(valid, w_and(valid3(pole), w_and(v_ge(pw, v_set1(0.0f)), v_le(pw, v_set1(1.0f)))));
+    }
     for (int j = 0; j < J; ++j) {
         g.q[j] = q_load(JS(j, CIK__QX), JS(j, CIK__QY), JS(j, CIK__QZ), JS(j, CIK__QW), lane0);
         g.off[j] = v3_load(JS(j, CIK__OX), JS(j, CIK__OY), JS(j, CIK__OZ), lane0);
@@ -339,6 +517,12 @@ static void solve_group(const cik__kernel_job *job, int lane0)
     for (int j = 1; j < J; ++j) reach = v_add(reach, v_sqrt(v3_dot(g.off[j], g.off[j])));
     vm unreachable = v_gt(distance(g.T, g.P[0]), reach);
 
+    /* Limb mode's lanes: 2 or 3 joints, joint 1 a hinge, joint 0 not. */
+    vm limb = w_false();
+    if (job->limb == CIK_LIMB_AUTO && (J == 2 || J == 3))
+        limb = w_and(v_eq(jload(&g, 1, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)),
+                     w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
+
     const vf threshold = v_set1(job->threshold);
     vf iterations = v_set1(0.0f);
     vm active = valid;
@@ -346,10 +530,16 @@ static void solve_group(const cik__kernel_job *job, int lane0)
         active = w_andnot(active, v_lt(distance(g.E, g.T), threshold));
         if (!w_any(active)) break;
         iterations = v_sel(active, v_set1((float)(pass + 1)), iterations);
+        vm sweep = active;
+        if (pass == 0) {
+            vm limbs = w_and(active, limb);
+            if (w_any(limbs)) limb_step(&g, limbs, job);
+            sweep = w_andnot(active, limb);
+        }
         vm moved = w_false();
-        for (int j = J - 1; j >= 0; --j) moved = w_or(moved, step(&g, j, active));
+        for (int j = J - 1; j >= 0; --j) moved = w_or(moved, step(&g, j, sweep, job, 0));
         /* nothing moved: E is where it was at the pass start, still >= threshold */
-        vm stuck = w_andnot(active, moved);
+        vm stuck = w_andnot(sweep, moved);
         if (w_any(stuck)) unstick(&g, stuck);
     }
 
