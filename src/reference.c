@@ -295,28 +295,40 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
         /* the end joint closes the rest, about the same axis */
         phi = circle_angle(P0, p->P[2], h, p->E, goal, NULL, 0.0f);
         rotate_joint(c, p, 2, angle_axis(phi, h));
+        /* where the end joint's limit stopped it short, the middle joint
+         * closes what is left (from a straight start the split gives it
+         * almost nothing: its first-order effect on the distance is zero) */
+        q1 = c->rotation[1];
+        if (q1.w < 0.0f) q1 = qmake(-q1.x, -q1.y, -q1.z, -q1.w);
+        hinge = 2.0f * atan2f(dot(v3(q1.x, q1.y, q1.z), c->limit[1].axis), q1.w);
+        phi = circle_angle(P0, p->P[1], h, p->E, goal, &c->limit[1], hinge);
+        rotate_joint(c, p, 1, angle_axis(phi, h));
     }
     step(c, p, 0, o, 1); /* aim the root, a plain step */
 
     if (c->pole_weight > 0.0f) {
-        /* twist about the root-to-target line: the middle joint into the
-         * plane through the root, the target and the pole */
+        /* twist about the root-to-target line until the middle hinge's axis
+         * is normal to the plane through the root, the target and the pole,
+         * turned so that the hinge's usual bend (positive angles when its
+         * range is mostly positive) goes towards the pole */
         if (length(t0) < EPS) return;
         vec3 n = normalize3(t0);
-        vec3 k = sub(p->P[1], P0), pv = sub(c->pole, P0);
-        k = sub(k, scale(n, dot(n, k)));
+        vec3 hp = rotate(p->W[0], c->limit[1].axis), pv = sub(c->pole, P0);
+        hp = sub(hp, scale(n, dot(n, hp)));
         pv = sub(pv, scale(n, dot(n, pv)));
-        if (length(k) < EPS || length(pv) < EPS) return;
-        k = normalize3(k);
-        pv = normalize3(pv);
-        float d = dot(k, pv);
-        vec3 x = cross(k, pv);
+        if (length(hp) < EPS || length(pv) < EPS) return;
+        hp = normalize3(hp);
+        vec3 m = normalize3(cross(pv, n));
+        if (c->limit[1].min_angle + c->limit[1].max_angle < 0.0f) m = scale(m, -1.0f);
+        float d = dot(hp, m);
+        vec3 x = cross(hp, m);
         quat r;
         if (length(x) < EPS) {
             if (d > 0.0f) return;
             r = qmake(n.x, n.y, n.z, 0.0f);
         } else {
-            r = qnormalize(qmake(x.x, x.y, x.z, 1.0f + d));
+            vec3 s = add(hp, m);
+            r = qnormalize(qmake(x.x, x.y, x.z, d < 0.0f ? 0.5f * dot(s, s) : 1.0f + d));
         }
         float w = c->pole_weight;
         if (w != 1.0f) r = qnormalize(qmake(w * r.x, w * r.y, w * r.z, 1.0f - w + w * r.w));

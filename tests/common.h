@@ -171,6 +171,19 @@ static inline cik_options t_options(cik_backend backend, int threads)
     return o;
 }
 
+/* Plain CCD exactly as the solver semantics describe it: every convergence
+ * option zero. */
+static inline cik_options t_plain_options(cik_backend backend, int threads)
+{
+    cik_options o;
+    memset(&o, 0, sizeof o);
+    o.threshold = 1e-3f;
+    o.max_iterations = 10;
+    o.backend = backend;
+    o.threads = threads;
+    return o;
+}
+
 /* Every rotation and result of a batch, for bitwise comparison. */
 typedef struct t_solution {
     int n, joints;

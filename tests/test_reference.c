@@ -2,7 +2,8 @@
  * The reference solver (CIK_BACKEND_REFERENCE) on hand-built chains whose
  * outcome the math determines: analytic joint angles, exact clamps, the
  * antiparallel and collinear starts, degenerate chains, unreachable targets
- * and the consistency of the results it records.
+ * and the consistency of the results it records. Plain CCD (every
+ * convergence option zero): the solver semantics exactly.
  */
 #include "common.h"
 
@@ -13,7 +14,7 @@ static cik_result solve_one(const cik_chain *c, float threshold, int max_iterati
     cik_batch *b = NULL;
     cr_assert_eq(cik_batch_create(1, c->joint_count, &b), CIK_OK);
     cr_assert_eq(cik_batch_set_chain(b, 0, c), CIK_OK);
-    cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
+    cik_options o = t_plain_options(CIK_BACKEND_REFERENCE, 1);
     o.threshold = threshold;
     o.max_iterations = max_iterations;
     cr_assert_eq(cik_solve(b, &o), CIK_OK);
@@ -356,7 +357,7 @@ Test(reference, already_converged_does_nothing)
         cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
         cik_chain before, after;
         cr_assert_eq(cik_batch_get_chain(b, 0, &before), CIK_OK);
-        cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
+        cik_options o = t_plain_options(CIK_BACKEND_REFERENCE, 1);
         cr_assert_eq(cik_solve(b, &o), CIK_OK);
         cr_assert_eq(cik_batch_get_chain(b, 0, &after), CIK_OK);
         cik_result r;
@@ -377,7 +378,7 @@ Test(reference, results_consistent_with_pose)
         for (int t = 0; t < 2; ++t) {
             int J = 2 + 2 * k, n = 500;
             cik_batch *b = t_workload_batch(kinds[k], 11 + (uint64_t)t, n, J);
-            cik_options o = t_options(CIK_BACKEND_REFERENCE, 0);
+            cik_options o = t_plain_options(CIK_BACKEND_REFERENCE, 0);
             o.threshold = thresholds[t];
             o.max_iterations = 8;
             cr_assert_eq(cik_solve(b, &o), CIK_OK);

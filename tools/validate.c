@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "crowdik/crowdik.h"
+#include "quality.h"
 #include "workloads.h"
 
 #include <math.h>
@@ -187,6 +188,8 @@ static void usage(void)
            "  --bench-chains N  leg batch size for the throughput table (default 16384)\n"
            "  --threads N    threads for the throughput table (default 1)\n"
            "  --no-bench     skip the throughput table\n"
+           "  --quality      the convergence and pose quality report instead\n"
+           "                 (--quality --help for its options)\n"
            "  --help         this text\n");
 }
 
@@ -203,6 +206,7 @@ static int parse_int(const char *opt, const char *s, int lo, int hi)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--quality")) return quality_main(argc - 1, argv + 1);
     int chains = 4000, bench_chains = 16384, threads = 1, bench = 1;
     unsigned seed = 1;
     for (int i = 1; i < argc; ++i) {

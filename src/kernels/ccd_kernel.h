@@ -388,6 +388,18 @@ CIK_INLINE vq circle_rotation(const group *g, v3 P0, v3 center, v3 h, vf goal, i
     return r;
 }
 
+/* The half-angle pair (sin, cos) of a hinge rotation q about its unit axis,
+ * w >= 0, as 2 atan2(dot(q.xyz, axis), q.w) would give it. */
+CIK_INLINE void hinge_pair(vq q, v3 axis, vf *s, vf *c)
+{
+    vm flip = v_lt(q.w, v_set1(0.0f));
+    v3 u = {q.x, q.y, q.z};
+    vf sv = v3_dot(u, axis), cv = q.w;
+    *s = v_sel(flip, v_neg(sv), sv);
+    *c = v_sel(flip, v_neg(cv), cv);
+    normalize_pair(s, c);
+}
+
 /* The limb step on the lanes of `m` (docs/solver.md, "Limb mode"): the
  * middle hinge and the end joint set the root-to-effector distance, the root
  * aims, the pole twists the bend plane. */
@@ -409,41 +421,45 @@ CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
         vm some = v_gt(den, v_set1(K_TINY));
         share = v_sel(some, v_div(gm2, v_max(den, v_set1(K_TINY))), share);
     }
-    vq q1 = g->q[1];
-    vm flip = v_lt(q1.w, v_set1(0.0f));
-    v3 u1 = {q1.x, q1.y, q1.z};
-    vf s1 = v3_dot(u1, axis1), c1 = q1.w;
-    s1 = v_sel(flip, v_neg(s1), s1);
-    c1 = v_sel(flip, v_neg(c1), c1);
-    normalize_pair(&s1, &c1);
+    vf s1, c1;
+    hinge_pair(g->q[1], axis1, &s1, &c1);
     vf mid_goal = v_fma(share, v_sub(goal, now), now);
     rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, mid_goal, 1, s1, c1, 1), m);
-    if (J == 3) rotate_joint(g, 2, circle_rotation(g, P0, g->P[2], h, goal, 0, s1, c1, 2), m);
+    if (J == 3) {
+        rotate_joint(g, 2, circle_rotation(g, P0, g->P[2], h, goal, 0, s1, c1, 2), m);
+        /* the middle joint closes what the end joint's limit left */
+        hinge_pair(g->q[1], axis1, &s1, &c1);
+        rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, goal, 1, s1, c1, 1), m);
+    }
     step(g, 0, m, job, 1); /* aim the root, a plain step */
 
     vf pw = v_load(cik__chain_stream(g->batch, CIK__PLW) + g->lane0);
     vm pm = w_and(m, v_gt(pw, v_set1(0.0f)));
     if (!w_any(pm)) return;
-    /* twist about the root-to-target line: the middle joint into the plane
-     * through the root, the target and the pole */
+    /* twist about the root-to-target line until the middle hinge's axis is
+     * normal to the plane through the root, the target and the pole, the
+     * usual bend towards the pole (as in the reference) */
     v3 pole = v3_load(cik__chain_stream(g->batch, CIK__PLX), cik__chain_stream(g->batch, CIK__PLY),
                       cik__chain_stream(g->batch, CIK__PLZ), g->lane0);
     v3 n = v3_normalize(t0);
-    v3 k = v3_sub(g->P[1], P0), pv = v3_sub(pole, P0);
-    k = v3_sub(k, v3_scale(n, v3_dot(n, k)));
+    v3 hp = q_rotate(g->W[0], axis1), pv = v3_sub(pole, P0);
+    hp = v3_sub(hp, v3_scale(n, v3_dot(n, hp)));
     pv = v3_sub(pv, v3_scale(n, v3_dot(n, pv)));
-    vf lk2 = v3_dot(k, k), lp2 = v3_dot(pv, pv);
+    vf lh2 = v3_dot(hp, hp), lp2 = v3_dot(pv, pv);
     vm ok = w_and(pm, w_and(v_ge(goal, v_set1(K_EPS2)),
-                            w_and(v_ge(lk2, v_set1(K_EPS2)), v_ge(lp2, v_set1(K_EPS2)))));
-    k = v3_scale(k, v_rsqrt(v_max(lk2, v_set1(K_TINY))));
-    pv = v3_scale(pv, v_rsqrt(v_max(lp2, v_set1(K_TINY))));
-    vf d = v3_dot(k, pv);
-    v3 x = v3_cross(k, pv);
+                            w_and(v_ge(lh2, v_set1(K_EPS2)), v_ge(lp2, v_set1(K_EPS2)))));
+    hp = v3_scale(hp, v_rsqrt(v_max(lh2, v_set1(K_TINY))));
+    v3 pn = v3_normalize(v3_cross(pv, n));
+    vm neg = v_lt(v_add(jload(g, 1, CIK__LMIN), jload(g, 1, CIK__LMAX)), v_set1(0.0f));
+    pn = v3_sel(neg, v3_scale(pn, v_set1(-1.0f)), pn);
+    vf d = v3_dot(hp, pn);
+    v3 x = v3_cross(hp, pn);
     vf lx2 = v3_dot(x, x);
     vm parallel = v_lt(lx2, v_set1(K_EPS2));
     ok = w_andnot(ok, w_and(parallel, v_gt(d, v_set1(0.0f))));
     if (!w_any(ok)) return;
-    vf rw = v_add(v_set1(1.0f), d);
+    v3 hm = v3_add(hp, pn);
+    vf rw = v_sel(v_lt(d, v_set1(0.0f)), v_mul(v_set1(0.5f), v3_dot(hm, hm)), v_add(v_set1(1.0f), d));
     vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
     vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
     r = q_sel(parallel, q_half_turn(n), r);

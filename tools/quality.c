@@ -1,0 +1,390 @@
+/*
+ * crowdik_validate --quality: how well the solver converges and how natural
+ * its poses are, per workload, for plain CCD (every convergence option
+ * zero: the solver semantics exactly) and for cik_default_options() side by
+ * side:
+ *
+ *   within 1/2/5/10   chains converged within that many passes, percent
+ *   mean              mean passes run
+ *   err p50/p99/max   |effector - target| after the solve, mm
+ *   viol              chains with a joint outside its limit (by > 1e-3 rad)
+ *   bias              end-effector bias: mean rotation of the root joint over
+ *                     mean rotation of the tip joint (start pose -> solution)
+ *   jit p50/p99       pose change for a 5 mm target move: the largest joint
+ *                     rotation between the solutions for T and T + 5 mm (in a
+ *                     random direction), both from the same start, degrees
+ *   ns/chain          solve time per chain, best backend, one thread
+ */
+#include "quality.h"
+
+#include "crowdik/crowdik.h"
+#include "workloads.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define Q_PI 3.14159265358979
+
+typedef struct q_row {
+    double within[4]; /* 1, 2, 5, 10 passes */
+    double mean_passes;
+    double err_p50, err_p99, err_max;
+    long violations;
+    double bias;
+    double jit_p50, jit_p99;
+    double ns;
+} q_row;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double percentile(double *v, int n, double p)
+{
+    if (n == 0) return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    int i = (int)(p * (n - 1) + 0.5);
+    return v[i];
+}
+
+/* The rotation angle of a unit quaternion, radians in [0, pi]. */
+static double quat_angle(cik_quat q)
+{
+    double v = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z);
+    return 2.0 * atan2(v, fabs((double)q.w));
+}
+
+/* The angle between two rotations. */
+static double angle_between(cik_quat a, cik_quat b)
+{
+    cik_quat ac = {-a.x, -a.y, -a.z, a.w};
+    return quat_angle(wl_qmul(ac, b));
+}
+
+/* Radians by which `q` lies outside limit `l` (0 inside). */
+double quality_limit_violation(cik_quat q, const cik_limit *l)
+{
+    if (l->type == CIK_LIMIT_NONE) return 0.0;
+    if (q.w < 0) q = (cik_quat){-q.x, -q.y, -q.z, -q.w};
+    double s = (double)q.x * l->axis.x + (double)q.y * l->axis.y + (double)q.z * l->axis.z;
+    double tn = sqrt(s * s + (double)q.w * q.w);
+    double angle = tn > 0 ? 2.0 * atan2(s, q.w) : 0.0;
+    double out = 0.0;
+    if (angle < l->min_angle) out = l->min_angle - angle;
+    if (angle > l->max_angle) out = angle - l->max_angle;
+    cik_quat twist = {(float)(l->axis.x * s / tn), (float)(l->axis.y * s / tn), (float)(l->axis.z * s / tn),
+                      (float)(q.w / tn)};
+    if (!(tn > 0)) twist = (cik_quat){0, 0, 0, 1};
+    double swing = angle_between(twist, q); /* swing = q * conj(twist) has this angle */
+    double allowed = l->type == CIK_LIMIT_HINGE ? 0.0 : l->swing_max;
+    if (swing - allowed > out) out = swing - allowed;
+    return out;
+}
+
+typedef struct q_case {
+    wl_kind kind;
+    int joints;
+    int bind; /* start from the bind pose instead of the animated one */
+} q_case;
+
+/* Writes a pole half a metre ahead of each leg's animated knee (the
+ * workload's knees bend towards the root frame's +Z). */
+static void set_leg_poles(cik_batch *b)
+{
+    int n = cik_batch_chain_count(b);
+    for (int i = 0; i < n; ++i) {
+        cik_chain c;
+        cik_vec3 P[CIK_MAX_JOINTS];
+        cik_batch_get_chain(b, i, &c);
+        cik_chain_forward(&c, P, NULL);
+        cik_quat r = c.root_rotation, rc = {-r.x, -r.y, -r.z, r.w};
+        cik_quat f = wl_qmul(wl_qmul(r, (cik_quat){0.0f, 0.0f, 0.5f, 0.0f}), rc);
+        c.pole = (cik_vec3){P[1].x + f.x, P[1].y + f.y, P[1].z + f.z};
+        c.pole_weight = 1.0f;
+        cik_batch_set_chain(b, i, &c);
+    }
+}
+
+static cik_batch *make_batch(q_case k, int chains, unsigned seed, int poles)
+{
+    cik_batch *b = NULL;
+    if (cik_batch_create(chains, k.joints, &b) != CIK_OK) return NULL;
+    if (wl_fill(b, k.kind, seed, 0) != CIK_OK) {
+        cik_batch_destroy(b);
+        return NULL;
+    }
+    if (poles) set_leg_poles(b);
+    if (k.bind) {
+        /* start from the bind pose: every joint at identity */
+        cik_streams st;
+        cik_batch_streams(b, &st);
+        for (int j = 0; j < k.joints; ++j)
+            for (int i = 0; i < chains; ++i) {
+                st.rotation_x[j][i] = st.rotation_y[j][i] = st.rotation_z[j][i] = 0.0f;
+                st.rotation_w[j][i] = 1.0f;
+            }
+    }
+    return b;
+}
+
+/* Moves every target by 5 mm in a random direction. */
+static void nudge_targets(cik_batch *b, unsigned seed)
+{
+    wl_rng r;
+    wl_seed(&r, seed * 7919u + 17u);
+    cik_streams s;
+    cik_batch_streams(b, &s);
+    for (int i = 0; i < s.chain_count; ++i) {
+        float x, y, z, n2;
+        do {
+            x = wl_uniform(&r, -1, 1), y = wl_uniform(&r, -1, 1), z = wl_uniform(&r, -1, 1);
+            n2 = x * x + y * y + z * z;
+        } while (n2 > 1.0f || n2 < 1e-4f);
+        float k = 0.005f / sqrtf(n2);
+        s.target_x[i] += x * k;
+        s.target_y[i] += y * k;
+        s.target_z[i] += z * k;
+    }
+}
+
+static int measure(q_case k, const cik_options *o, int chains, unsigned seed, int poles, q_row *row)
+{
+    cik_batch *b = make_batch(k, chains, seed, poles), *moved = make_batch(k, chains, seed, poles);
+    cik_batch *start = make_batch(k, chains, seed, poles);
+    double *v = malloc(sizeof(double) * (size_t)chains);
+    if (!b || !moved || !start || !v) {
+        cik_batch_destroy(b);
+        cik_batch_destroy(moved);
+        cik_batch_destroy(start);
+        free(v);
+        return 1;
+    }
+    nudge_targets(moved, seed);
+    double t0 = wl_now();
+    cik_status st = cik_solve(b, o);
+    double t = wl_now() - t0;
+    if (st == CIK_OK) st = cik_solve(moved, o);
+    if (st != CIK_OK) {
+        fprintf(stderr, "crowdik_validate: cik_solve: %s\n", cik_status_string(st));
+        cik_batch_destroy(b);
+        cik_batch_destroy(moved);
+        cik_batch_destroy(start);
+        free(v);
+        return 1;
+    }
+    memset(row, 0, sizeof *row);
+    row->ns = 1e9 * t / chains;
+    static const int within[4] = {1, 2, 5, 10};
+    double root_sum = 0, tip_sum = 0;
+    for (int i = 0; i < chains; ++i) {
+        cik_result r;
+        cik_chain c, c0, cm;
+        cik_batch_result(b, i, &r);
+        cik_batch_get_chain(b, i, &c);
+        cik_batch_get_chain(start, i, &c0);
+        cik_batch_get_chain(moved, i, &cm);
+        for (int w = 0; w < 4; ++w)
+            if ((r.flags & CIK_RESULT_CONVERGED) && r.iterations <= within[w]) row->within[w] += 1;
+        row->mean_passes += r.iterations;
+        v[i] = r.error;
+        int bad = 0;
+        for (int j = 0; j < c.joint_count; ++j) bad |= quality_limit_violation(c.rotation[j], &c.limit[j]) > 1e-3;
+        row->violations += bad;
+        root_sum += angle_between(c0.rotation[0], c.rotation[0]);
+        tip_sum += angle_between(c0.rotation[c.joint_count - 1], c.rotation[c.joint_count - 1]);
+    }
+    for (int w = 0; w < 4; ++w) row->within[w] *= 100.0 / chains;
+    row->mean_passes /= chains;
+    row->bias = tip_sum > 0 ? root_sum / tip_sum : 0.0;
+    row->err_max = percentile(v, chains, 1.0) * 1e3;
+    row->err_p99 = percentile(v, chains, 0.99) * 1e3;
+    row->err_p50 = percentile(v, chains, 0.5) * 1e3;
+    for (int i = 0; i < chains; ++i) {
+        cik_chain c, cm;
+        cik_batch_get_chain(b, i, &c);
+        cik_batch_get_chain(moved, i, &cm);
+        double worst = 0;
+        for (int j = 0; j < c.joint_count; ++j) {
+            double a = angle_between(c.rotation[j], cm.rotation[j]);
+            if (a > worst) worst = a;
+        }
+        v[i] = worst * 180.0 / Q_PI;
+    }
+    row->jit_p99 = percentile(v, chains, 0.99);
+    row->jit_p50 = percentile(v, chains, 0.5);
+    cik_batch_destroy(b);
+    cik_batch_destroy(moved);
+    cik_batch_destroy(start);
+    free(v);
+    return 0;
+}
+
+static void print_row(const char *workload, int joints, const char *config, const q_row *r)
+{
+    printf("%-15s %2d %-14s %6.2f %6.2f %6.2f %6.2f %5.2f %7.3f %7.3f %8.3f %5ld %5.2f %6.2f %6.2f %8.1f\n",
+           workload, joints, config, r->within[0], r->within[1], r->within[2], r->within[3], r->mean_passes,
+           r->err_p50, r->err_p99, r->err_max, r->violations, r->bias, r->jit_p50, r->jit_p99, r->ns);
+}
+
+static int parse_float(const char *opt, const char *v, double lo, double hi, float *out)
+{
+    char *end;
+    if (!v) {
+        fprintf(stderr, "crowdik_validate: %s needs a value\n", opt);
+        return 0;
+    }
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "crowdik_validate: %s wants a number in [%g, %g], got '%s'\n", opt, lo, hi, v);
+        return 0;
+    }
+    *out = (float)x;
+    return 1;
+}
+
+static void quality_usage(void)
+{
+    printf("usage: crowdik_validate --quality [options]\n"
+           "Convergence and pose quality per workload, plain CCD against the\n"
+           "defaults (cik_default_options) side by side; 1 mm, at most 10 passes.\n\n"
+           "  --chains N      chains per workload (default 10000)\n"
+           "  --seed N        generator seed (default 1)\n"
+           "  --backend NAME  reference, scalar, sse4.1, avx2, avx512, neon (default: best)\n"
+           "  --gain G        try these settings as a third configuration \"custom\":\n"
+           "  --max-step A      the defaults with gain G, step cap A radians,\n"
+           "  --weights LIST    per-joint weights (comma-separated, root first),\n"
+           "  --hinge-aware B   hinge-aware steps 0/1, limb mode 0/1\n"
+           "  --limb B\n"
+           "  --help          this text\n\n"
+           "Columns: converged within 1/2/5/10 passes (%%), mean passes, error\n"
+           "p50/p99/max (mm), chains with a limit violated by > 1e-3 rad, end-effector\n"
+           "bias (root joint rotation over tip joint rotation), pose change for a\n"
+           "5 mm target move p50/p99 (degrees), solve time per chain on one thread.\n");
+}
+
+int quality_main(int argc, char **argv)
+{
+    int chains = 10000, custom = 0;
+    unsigned seed = 1;
+    cik_options def = cik_default_options();
+    def.threads = 1;
+    def.backend = cik_backend_best();
+    cik_options cus = def;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        float x = 0.0f;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            quality_usage();
+            return 0;
+        } else if (!strcmp(a, "--chains") || !strcmp(a, "--seed")) {
+            if (!parse_float(a, v, a[2] == 'c' ? 1 : 0, a[2] == 'c' ? 1e7 : 2147483647.0, &x)) return 2;
+            if (a[2] == 'c')
+                chains = (int)x;
+            else
+                seed = (unsigned)x;
+            ++i;
+        } else if (!strcmp(a, "--backend")) {
+            int found = 0;
+            for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT && v; ++be) {
+                if (!strcmp(v, cik_backend_name((cik_backend)be))) {
+                    if (!cik_backend_available((cik_backend)be)) {
+                        fprintf(stderr, "crowdik_validate: backend %s is not available here\n", v);
+                        return 2;
+                    }
+                    def.backend = cus.backend = (cik_backend)be;
+                    found = 1;
+                }
+            }
+            if (!found) {
+                fprintf(stderr, "crowdik_validate: unknown backend '%s'\n", v ? v : "");
+                return 2;
+            }
+            ++i;
+        } else if (!strcmp(a, "--gain")) {
+            if (!parse_float(a, v, 0, 2, &cus.gain)) return 2;
+            custom = 1, ++i;
+        } else if (!strcmp(a, "--max-step")) {
+            if (!parse_float(a, v, 0, 3.14159265, &cus.max_step)) return 2;
+            custom = 1, ++i;
+        } else if (!strcmp(a, "--hinge-aware") || !strcmp(a, "--limb")) {
+            if (!parse_float(a, v, 0, 1, &x)) return 2;
+            if (x != 0 && x != 1) {
+                fprintf(stderr, "crowdik_validate: %s wants 0 or 1\n", a);
+                return 2;
+            }
+            if (a[2] == 'h')
+                cus.hinge_aware = (int)x;
+            else
+                cus.limb = (int)x;
+            custom = 1, ++i;
+        } else if (!strcmp(a, "--weights")) {
+            if (!v) {
+                fprintf(stderr, "crowdik_validate: --weights needs a value\n");
+                return 2;
+            }
+            const char *p = v;
+            for (int j = 0; j < CIK_MAX_JOINTS; ++j) cus.weight[j] = 0.0f;
+            for (int j = 0; *p; ++j) {
+                char *end;
+                double w = strtod(p, &end);
+                if (end == p || j >= CIK_MAX_JOINTS || !(w >= 0 && w <= 2) || (*end && *end != ',')) {
+                    fprintf(stderr, "crowdik_validate: --weights wants up to %d numbers in [0, 2], got '%s'\n",
+                            CIK_MAX_JOINTS, v);
+                    return 2;
+                }
+                cus.weight[j] = (float)w;
+                p = *end ? end + 1 : end;
+            }
+            custom = 1, ++i;
+        } else {
+            fprintf(stderr, "crowdik_validate: unknown --quality option '%s' (try --quality --help)\n", a);
+            return 2;
+        }
+    }
+
+    cik_options plain = def;
+    plain.gain = plain.max_step = 0.0f;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) plain.weight[j] = 0.0f;
+    plain.hinge_aware = 0;
+    plain.limb = CIK_LIMB_OFF;
+
+    printf("crowdik %s quality: %d chains per row, seed %u, backend %s, threshold 1 mm, 10 passes\n", cik_version(),
+           chains, seed, cik_backend_name(def.backend));
+    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, limb %d, weights", def.gain == 0 ? 1.0 : def.gain,
+           def.max_step, def.hinge_aware, def.limb);
+    for (int j = 0; j < 4; ++j) printf(" %.2f", def.weight[j] == 0 ? 1.0 : def.weight[j]);
+    printf(" ...\n\n");
+    printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %8s\n", "workload", "J", "options", "<=1",
+           "<=2", "<=5", "<=10", "mean", "err p50", "err p99", "err max", "viol", "bias", "jit50", "jit99",
+           "ns/chain");
+    static const q_case cases[] = {{WL_LEGS, 3, 0}, {WL_LEGS, 3, 1}, {WL_LEGS_NO_LIMITS, 3, 0}, {WL_SPINE, 5, 0},
+                                   {WL_TAIL, 12, 0}};
+    int failed = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        q_row r;
+        const char *name = cases[c].bind ? "legs-from-bind" : wl_name(cases[c].kind);
+        if (measure(cases[c], &plain, chains, seed, 0, &r)) return 1;
+        print_row(name, cases[c].joints, "plain CCD", &r);
+        double plain_mean = r.mean_passes;
+        if (measure(cases[c], &def, chains, seed, 0, &r)) return 1;
+        print_row(name, cases[c].joints, "defaults", &r);
+        failed |= r.violations != 0;
+        double def_mean = r.mean_passes;
+        if (cases[c].kind == WL_LEGS && !cases[c].bind) {
+            if (measure(cases[c], &def, chains, seed, 1, &r)) return 1;
+            print_row(name, cases[c].joints, "defaults+pole", &r);
+            failed |= r.violations != 0;
+        }
+        if (custom) {
+            if (measure(cases[c], &cus, chains, seed, 0, &r)) return 1;
+            print_row(name, cases[c].joints, "custom", &r);
+        }
+        printf("%-15s    mean passes: defaults %.2fx fewer than plain CCD\n", "", plain_mean / def_mean);
+    }
+    if (failed) printf("\nFAILED: the defaults violated a joint limit\n");
+    return failed;
+}
