@@ -86,6 +86,12 @@ Test(api, default_options)
     cr_assert_eq(o.max_iterations, 10);
     cr_assert_eq(o.backend, CIK_BACKEND_AUTO);
     cr_assert_eq(o.threads, 0);
+    /* the best measured convergence settings (docs/solver.md) */
+    cr_assert_eq(o.limb, CIK_LIMB_AUTO);
+    cr_assert_eq(o.hinge_aware, 1);
+    cr_assert_eq(o.max_step, 0.05f);
+    cr_assert_eq(o.gain, 0.0f);
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(o.weight[j], 0.0f);
 }
 
 Test(api, solve_refuses_unknown_and_unavailable_backends)
