@@ -25,7 +25,7 @@ static const double random_floor_limits[7] = {49.5, 66.5, 79.0, 85.5, 87.5, 89.5
 static wl_stats solve_stats(wl_kind kind, uint64_t seed, int n, int joints, int passes, float threshold)
 {
     cik_batch *b = t_workload_batch(kind, seed, n, joints);
-    cik_options o = t_options(CIK_BACKEND_REFERENCE, 0);
+    cik_options o = t_plain_options(CIK_BACKEND_REFERENCE, 0);
     o.max_iterations = passes;
     o.threshold = threshold;
     cr_assert_eq(cik_solve(b, &o), CIK_OK);

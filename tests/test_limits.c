@@ -57,7 +57,7 @@ Test(limits, random_limited_chains_every_backend)
         for (int J = 1; J <= 8; ++J) {
             cik_batch *b = t_workload_batch(WL_RANDOM, 100 + (uint64_t)J, n, J);
             /* the start poses satisfy the limits too (the generator's promise) */
-            cik_options o = t_options(be, 0);
+            cik_options o = t_plain_options(be, 0);
             o.max_iterations = 12;
             cr_assert_eq(cik_solve(b, &o), CIK_OK);
             for (int i = 0; i < n; ++i) {
@@ -91,7 +91,7 @@ static double hinge_result(cik_backend be, float lo, float hi, double theta, int
     cik_batch *b = NULL;
     cr_assert_eq(cik_batch_create(1, 1, &b), CIK_OK);
     cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
-    cik_options o = t_options(be, 1);
+    cik_options o = t_plain_options(be, 1);
     cr_assert_eq(cik_solve(b, &o), CIK_OK);
     cik_quat q;
     cr_assert_eq(cik_batch_get_rotation(b, 0, 0, &q), CIK_OK);
@@ -166,7 +166,7 @@ Test(limits, swing_twist_cone_every_backend)
                 c.target = t_v3((float)cos(el), (float)(sin(el) * cos(az)), (float)(sin(el) * sin(az)));
                 cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
             }
-            cik_options o = t_options(be, 1);
+            cik_options o = t_plain_options(be, 1);
             cr_assert_eq(cik_solve(b, &o), CIK_OK);
             for (int i = 0; i < n; ++i) {
                 cik_chain c;

@@ -43,9 +43,19 @@ static cik_batch *make(wl_kind kind, int chains, int joints, unsigned seed)
     return b;
 }
 
+/* 1: the agreement tables solve plain CCD (every convergence option zero,
+ * the solver semantics exactly); 0: cik_default_options(). */
+static int plain_ccd;
+
 static void solve(cik_batch *b, cik_backend be, int passes, int threads)
 {
     cik_options o = cik_default_options();
+    if (plain_ccd) {
+        o.gain = o.max_step = 0.0f;
+        for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
+        o.hinge_aware = 0;
+        o.limb = CIK_LIMB_OFF;
+    }
     o.backend = be;
     o.max_iterations = passes;
     o.threads = threads;
@@ -243,12 +253,17 @@ int main(int argc, char **argv)
     printf("crowdik %s validation: %d chains per workload, seed %u; best backend here: %s\n\n",
            cik_version(), chains, seed, cik_backend_name(cik_backend_best()));
     int failed = 0;
-    for (int be = CIK_BACKEND_SCALAR; be < CIK_BACKEND_COUNT; ++be) {
+    for (int run = 0; run < 2 * CIK_BACKEND_COUNT; ++run) {
+        int be = run % CIK_BACKEND_COUNT;
+        if (be < CIK_BACKEND_SCALAR) continue;
+        plain_ccd = run >= CIK_BACKEND_COUNT;
+        const char *config = plain_ccd ? "plain CCD" : "defaults";
         if (!cik_backend_available((cik_backend)be)) {
-            printf("== %s: not available on this build or CPU, skipped\n\n", cik_backend_name((cik_backend)be));
+            if (!plain_ccd)
+                printf("== %s: not available on this build or CPU, skipped\n\n", cik_backend_name((cik_backend)be));
             continue;
         }
-        printf("== %s vs reference\n", cik_backend_name((cik_backend)be));
+        printf("== %s vs reference, %s\n", cik_backend_name((cik_backend)be), config);
         printf("%-18s %3s %10s %6s %9s %9s %8s %8s %8s %s\n", "workload", "J", "dev 1pass", ">1e-5", "same %",
                "within 1", "conv ref", "conv k", "skip!=", "verdict");
         for (int c = 0; c < ncases; ++c) {
@@ -262,8 +277,13 @@ int main(int argc, char **argv)
              * perpendicular to the axis that part is tiny and its angle is
              * ill-conditioned, so a rare chain deviates more (measured: 1 in
              * 4000 random two-joint chains, 3e-5, on NEON). */
+            /* With the step cap a 12-joint tail crosses the threshold
+             * slowly, so the float noise 120 steps accumulate decides a
+             * pass more often: up to 0.5 percent allowed there (measured
+             * 0.1 to 0.3; docs/solver.md). */
+            long per_mille = (!plain_ccd && cases[c].kind == WL_TAIL) ? 995 : 999;
             if (cases[c].rule)
-                ok = ok && a.same * 1000 >= a.chains * 999 && a.over_dev * 1000 <= a.one_pass_chains;
+                ok = ok && a.same * 1000 >= a.chains * per_mille && a.over_dev * 1000 <= a.one_pass_chains;
             /* hard cases (unreachable, straight, folded) are reported; the
              * agreement rule covers reachable, well-conditioned chains */
             const char *verdict = ok ? "ok" : (cases[c].rule ? "FAIL" : "differs (not ruled)");
