@@ -70,6 +70,25 @@ static cik_quat qnorm(cik_quat q)
     return n > 0 ? qq(q.x / n, q.y / n, q.z / n, q.w / n) : qq(0, 0, 0, 1);
 }
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+static cik_vec3 vlerp(cik_vec3 a, cik_vec3 b, float u) { return vadd(a, vscale(vsub(b, a), u)); }
+/* Spherical interpolation along the shorter arc (b's sign flipped when the
+ * two lie in opposite hemispheres); nearly equal rotations fall back to a
+ * normalised lerp, where slerp's sin(theta) would lose precision. */
+static cik_quat qslerp(cik_quat a, cik_quat b, float u)
+{
+    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    if (d < 0) {
+        b = qq(-b.x, -b.y, -b.z, -b.w);
+        d = -d;
+    }
+    float wa = 1.0f - u, wb = u;
+    if (d < 0.9995f) {
+        float th = acosf(d), s = sinf(th);
+        wa = sinf((1.0f - u) * th) / s;
+        wb = sinf(u * th) / s;
+    }
+    return qnorm(qq(wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w));
+}
 static float smooth01(float x)
 {
     x = clampf(x, 0, 1);
@@ -208,6 +227,7 @@ static void walk_pose(const rig *r, float s, float t, pose *out)
     float L = WALK_SPEED * s * WALK_PERIOD * STANCE; /* stance travel */
     cik_vec3 foot[2];
     float pitch[2];
+    int planted[2]; /* the foot at or next to ground contact */
     float ah = r->leg[0].ankle_height;
     for (int side = 0; side < 2; ++side) {
         float ph = t / WALK_PERIOD + (side ? 0.5f : 0.0f);
@@ -217,12 +237,21 @@ static void walk_pose(const rig *r, float s, float t, pose *out)
             foot[side] = v3(x, ah, L * 0.5f - L * ph / STANCE);
             pitch[side] = 0.0f;
             out->weight[side] = 1.0f;
+            planted[side] = 1;
         } else {
             float u = (ph - STANCE) / (1 - STANCE);
             float z = -L * 0.5f + L * (u - sinf(2 * PI_F * u) / (2 * PI_F));
             foot[side] = v3(x, ah + 0.11f * s * sinf(PI_F * u) * (1.0f - 0.3f * u), z);
             pitch[side] = -0.25f * sinf(PI_F * u) + 0.15f * sinf(2 * PI_F * u);
-            out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.88f ? smooth01((u - 0.88f) / 0.12f) : 0.0f);
+            /* IK weight: out over the first 12 % of the swing, back in
+             * over the last 30 % (120 ms). The pipeline lowers the pelvis
+             * at most pelvis_drop_speed (2.5 m/s); a foot landing past a
+             * step down on a downhill slope can need 20 cm of drop, so the
+             * weight must come in no faster than the pelvis can follow or
+             * the landing foot is held above the ground (a blend-in of the
+             * last 12 %, 48 ms, left one foot 72 mm up for a frame). */
+            out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
+            planted[side] = u < 0.06f || u > 0.94f;
         }
     }
     /* the hip as high as the stance feet allow with knees bent >= 0.2 rad */
@@ -230,7 +259,7 @@ static void walk_pose(const rig *r, float s, float t, pose *out)
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
     float hip_y = 1e9f;
     for (int side = 0; side < 2; ++side) {
-        if (out->weight[side] < 0.5f && !(foot[side].y < ah + 0.02f)) continue;
+        if (!planted[side] && !(foot[side].y < ah + 0.02f)) continue;
         float dz = foot[side].z;
         float y = foot[side].y + sqrtf(dmax * dmax - dz * dz);
         if (y < hip_y) hip_y = y;
@@ -370,18 +399,20 @@ static int load_clip(const char *path, const char *legs_spec, float scale_opt, c
         qsort(hs, (size_t)n, sizeof(float), cmp_float);
         rg->leg[s].sole_normal = n ? vnorm(up) : v3(0, 1, 0);
         rg->leg[s].ankle_height = n ? pct_sorted(hs, (size_t)n, 0.5f) : lo;
-        /* weights: the stance mask eased in and out over +-6 frames */
+        /* weights: 1 in stance, eased to 0 over the RAMP_S seconds of swing
+         * next to it (before the landing and after the lift-off). A weight
+         * that jumps to 1 at the landing asks the pelvis to drop at once
+         * when the ground there is lower than the clip's floor, faster than
+         * the pipeline lowers it (pelvis_drop_speed), and the landing foot
+         * is held above the ground until the pelvis catches up. */
+        const float RAMP_S = 0.12f;
+        int ramp = (int)(RAMP_S / ca->dt + 0.5f);
+        if (ramp < 1) ramp = 1;
         for (int f = 0; f < nf; ++f) {
-            float acc = 0;
-            int m = 0;
-            for (int k = -6; k <= 6; ++k) {
-                int g = f + k;
-                if (g < 0 || g >= nf) continue;
-                acc += w[g];
-                m++;
-            }
-            float v = acc / (float)m;
-            ca->poses[f].weight[s] = w[f] > 0 ? smooth01(v * 2.0f - 0.0f) : 0.0f;
+            int d = ramp + 1;
+            for (int k = 0; k <= ramp && d > ramp; ++k)
+                if ((f - k >= 0 && w[f - k] > 0) || (f + k < nf && w[f + k] > 0)) d = k;
+            ca->poses[f].weight[s] = d > ramp ? 0.0f : 1.0f - smooth01((float)d / (float)(ramp + 1));
         }
         free(w);
         /* heel: behind the ankle at the sole, a third of the toe's reach */
@@ -411,17 +442,32 @@ static int load_clip(const char *path, const char *legs_spec, float scale_opt, c
     return 0;
 }
 
-/* Where the clip's pelvis is (character space, x and z) at time t, the clip
- * looped with its travel carried on; *frame gets the clip frame. */
-static cik_vec3 clip_travel(const clip_anim *ca, float t, int *frame)
+/* The clip at time t (seconds), looped with its travel carried on,
+ * resampled between its frames: joint and pelvis rotations slerped, the
+ * pelvis position and the IK weights lerped. The demo runs at 60 Hz and a
+ * clip at its own rate (120 Hz for the CMU clips); picking the nearest
+ * frame would make the motion step whenever the rates do not divide. `out`
+ * (may be NULL) gets the pose; returns where the pelvis is (character space,
+ * x and z). */
+static cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
 {
     float loop = (float)(ca->frames - 1) * ca->dt;
     float loops = floorf(t / loop);
-    int f = (int)((t - loops * loop) / ca->dt + 0.5f);
-    if (f < 0) f = 0;
-    if (f >= ca->frames) f = ca->frames - 1;
-    if (frame) *frame = f;
-    cik_vec3 p = ca->poses[f].pelvis;
+    float x = (t - loops * loop) / ca->dt;
+    int f0 = (int)floorf(x);
+    if (f0 < 0) f0 = 0;
+    if (f0 > ca->frames - 2) f0 = ca->frames - 2;
+    float u = clampf(x - (float)f0, 0.0f, 1.0f);
+    const pose *a = &ca->poses[f0], *b = &ca->poses[f0 + 1];
+    cik_vec3 p = vlerp(a->pelvis, b->pelvis, u);
+    if (out) {
+        out->pelvis = p;
+        out->pelvis_q = qslerp(a->pelvis_q, b->pelvis_q, u);
+        for (int s = 0; s < 2; ++s) {
+            for (int j = 0; j < 3; ++j) out->q[s][j] = qslerp(a->q[s][j], b->q[s][j], u);
+            out->weight[s] = a->weight[s] + (b->weight[s] - a->weight[s]) * u;
+        }
+    }
     return vadd(vscale(ca->travel, loops), v3(p.x, 0, p.z));
 }
 
@@ -659,6 +705,8 @@ int main(int argc, char **argv)
     size_t n_stance = 0;
     double passes = 0, converged = 0, solved_chains = 0, drop_sum = 0;
     float drop_max = 0, swing_pen_max = 0;
+    /* the stance foot farthest from the ground, to say where the max is */
+    struct { float err, above, drop; int frame, character, side; } worst = {-1.0f, 0, 0, 0, 0, 0};
     long violations = 0, hinge_back = 0;
     int draw_every = 10;
     int draw_frames = (frames + draw_every - 1) / draw_every;
@@ -680,9 +728,7 @@ int main(int argc, char **argv)
             pose p;
             cik_vec3 travel;
             if (bvh_path) {
-                int f;
-                travel = vsub(clip_travel(&clip, t + k->phase, &f), clip_travel(&clip, k->phase, NULL));
-                p = clip.poses[f];
+                travel = vsub(clip_sample(&clip, t + k->phase, &p), clip_sample(&clip, k->phase, NULL));
                 p.pelvis.x = p.pelvis.z = 0;
             } else {
                 walk_pose(&rigs[c], k->size, t + k->phase, &p);
@@ -765,6 +811,14 @@ int main(int argc, char **argv)
                 cik_heightfield_sample(&hf, sole.x, sole.z, &h, &n);
                 if (s.weight[f] >= 0.999f) {
                     err_stance[n_stance] = fabsf(sole.y - h);
+                    if (err_stance[n_stance] > worst.err) {
+                        worst.err = err_stance[n_stance];
+                        worst.above = sole.y - h;
+                        worst.drop = s.pelvis_drop[c];
+                        worst.frame = fr;
+                        worst.character = c;
+                        worst.side = side;
+                    }
                     tilt_stance[n_stance] = acosf(clampf(vdot(up, n), -1, 1)) * 180.0f / PI_F;
                     float pen = fmaxf(0.0f, h - sole.y);
                     cik_vec3 pts[2] = {vadd(ank, qrot(fq, rigs[c].toe[side])), vadd(ank, qrot(fq, rigs[c].heel[side]))};
@@ -847,6 +901,10 @@ int main(int argc, char **argv)
     printf("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * pct_sorted(pen_stance, n_stance, 0.5f),
            1e3 * pct_sorted(pen_stance, n_stance, 0.99f), n_stance ? 1e3 * pen_stance[n_stance - 1] : 0.0);
     printf("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, swing_pen_max));
+    if (worst.err >= 0.0f)
+        printf("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
+               worst.character, worst.frame, worst.side ? "right" : "left", 1e3 * fabsf(worst.above),
+               worst.above >= 0.0f ? "above" : "below", 1e3 * worst.drop);
     printf("\nlimit violations: %ld (knees bent backwards: %ld)\n", violations, hinge_back);
     printf("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * converged / solved_chains,
            passes / solved_chains);
