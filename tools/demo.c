@@ -70,6 +70,25 @@ static cik_quat qnorm(cik_quat q)
     return n > 0 ? qq(q.x / n, q.y / n, q.z / n, q.w / n) : qq(0, 0, 0, 1);
 }
 static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+static cik_vec3 vlerp(cik_vec3 a, cik_vec3 b, float u) { return vadd(a, vscale(vsub(b, a), u)); }
+/* Spherical interpolation along the shorter arc (b's sign flipped when the
+ * two lie in opposite hemispheres); nearly equal rotations fall back to a
+ * normalised lerp, where slerp's sin(theta) would lose precision. */
+static cik_quat qslerp(cik_quat a, cik_quat b, float u)
+{
+    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+    if (d < 0) {
+        b = qq(-b.x, -b.y, -b.z, -b.w);
+        d = -d;
+    }
+    float wa = 1.0f - u, wb = u;
+    if (d < 0.9995f) {
+        float th = acosf(d), s = sinf(th);
+        wa = sinf((1.0f - u) * th) / s;
+        wb = sinf(u * th) / s;
+    }
+    return qnorm(qq(wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w));
+}
 static float smooth01(float x)
 {
     x = clampf(x, 0, 1);
@@ -208,6 +227,7 @@ static void walk_pose(const rig *r, float s, float t, pose *out)
     float L = WALK_SPEED * s * WALK_PERIOD * STANCE; /* stance travel */
     cik_vec3 foot[2];
     float pitch[2];
+    int planted[2]; /* the foot at or next to ground contact */
     float ah = r->leg[0].ankle_height;
     for (int side = 0; side < 2; ++side) {
         float ph = t / WALK_PERIOD + (side ? 0.5f : 0.0f);
@@ -217,12 +237,21 @@ static void walk_pose(const rig *r, float s, float t, pose *out)
             foot[side] = v3(x, ah, L * 0.5f - L * ph / STANCE);
             pitch[side] = 0.0f;
             out->weight[side] = 1.0f;
+            planted[side] = 1;
         } else {
             float u = (ph - STANCE) / (1 - STANCE);
             float z = -L * 0.5f + L * (u - sinf(2 * PI_F * u) / (2 * PI_F));
             foot[side] = v3(x, ah + 0.11f * s * sinf(PI_F * u) * (1.0f - 0.3f * u), z);
             pitch[side] = -0.25f * sinf(PI_F * u) + 0.15f * sinf(2 * PI_F * u);
-            out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.88f ? smooth01((u - 0.88f) / 0.12f) : 0.0f);
+            /* IK weight: out over the first 12 % of the swing, back in
+             * over the last 30 % (120 ms). The pipeline lowers the pelvis
+             * at most pelvis_drop_speed (2.5 m/s); a foot landing past a
+             * step down on a downhill slope can need 20 cm of drop, so the
+             * weight must come in no faster than the pelvis can follow or
+             * the landing foot is held above the ground (a blend-in of the
+             * last 12 %, 48 ms, left one foot 72 mm up for a frame). */
+            out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
+            planted[side] = u < 0.06f || u > 0.94f;
         }
     }
     /* the hip as high as the stance feet allow with knees bent >= 0.2 rad */
@@ -230,7 +259,7 @@ static void walk_pose(const rig *r, float s, float t, pose *out)
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
     float hip_y = 1e9f;
     for (int side = 0; side < 2; ++side) {
-        if (out->weight[side] < 0.5f && !(foot[side].y < ah + 0.02f)) continue;
+        if (!planted[side] && !(foot[side].y < ah + 0.02f)) continue;
         float dz = foot[side].z;
         float y = foot[side].y + sqrtf(dmax * dmax - dz * dz);
         if (y < hip_y) hip_y = y;
@@ -370,18 +399,20 @@ static int load_clip(const char *path, const char *legs_spec, float scale_opt, c
         qsort(hs, (size_t)n, sizeof(float), cmp_float);
         rg->leg[s].sole_normal = n ? vnorm(up) : v3(0, 1, 0);
         rg->leg[s].ankle_height = n ? pct_sorted(hs, (size_t)n, 0.5f) : lo;
-        /* weights: the stance mask eased in and out over +-6 frames */
+        /* weights: 1 in stance, eased to 0 over the RAMP_S seconds of swing
+         * next to it (before the landing and after the lift-off). A weight
+         * that jumps to 1 at the landing asks the pelvis to drop at once
+         * when the ground there is lower than the clip's floor, faster than
+         * the pipeline lowers it (pelvis_drop_speed), and the landing foot
+         * is held above the ground until the pelvis catches up. */
+        const float RAMP_S = 0.12f;
+        int ramp = (int)(RAMP_S / ca->dt + 0.5f);
+        if (ramp < 1) ramp = 1;
         for (int f = 0; f < nf; ++f) {
-            float acc = 0;
-            int m = 0;
-            for (int k = -6; k <= 6; ++k) {
-                int g = f + k;
-                if (g < 0 || g >= nf) continue;
-                acc += w[g];
-                m++;
-            }
-            float v = acc / (float)m;
-            ca->poses[f].weight[s] = w[f] > 0 ? smooth01(v * 2.0f - 0.0f) : 0.0f;
+            int d = ramp + 1;
+            for (int k = 0; k <= ramp && d > ramp; ++k)
+                if ((f - k >= 0 && w[f - k] > 0) || (f + k < nf && w[f + k] > 0)) d = k;
+            ca->poses[f].weight[s] = d > ramp ? 0.0f : 1.0f - smooth01((float)d / (float)(ramp + 1));
         }
         free(w);
         /* heel: behind the ankle at the sole, a third of the toe's reach */
@@ -411,17 +442,32 @@ static int load_clip(const char *path, const char *legs_spec, float scale_opt, c
     return 0;
 }
 
-/* Where the clip's pelvis is (character space, x and z) at time t, the clip
- * looped with its travel carried on; *frame gets the clip frame. */
-static cik_vec3 clip_travel(const clip_anim *ca, float t, int *frame)
+/* The clip at time t (seconds), looped with its travel carried on,
+ * resampled between its frames: joint and pelvis rotations slerped, the
+ * pelvis position and the IK weights lerped. The demo runs at 60 Hz and a
+ * clip at its own rate (120 Hz for the CMU clips); picking the nearest
+ * frame would make the motion step whenever the rates do not divide. `out`
+ * (may be NULL) gets the pose; returns where the pelvis is (character space,
+ * x and z). */
+static cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
 {
     float loop = (float)(ca->frames - 1) * ca->dt;
     float loops = floorf(t / loop);
-    int f = (int)((t - loops * loop) / ca->dt + 0.5f);
-    if (f < 0) f = 0;
-    if (f >= ca->frames) f = ca->frames - 1;
-    if (frame) *frame = f;
-    cik_vec3 p = ca->poses[f].pelvis;
+    float x = (t - loops * loop) / ca->dt;
+    int f0 = (int)floorf(x);
+    if (f0 < 0) f0 = 0;
+    if (f0 > ca->frames - 2) f0 = ca->frames - 2;
+    float u = clampf(x - (float)f0, 0.0f, 1.0f);
+    const pose *a = &ca->poses[f0], *b = &ca->poses[f0 + 1];
+    cik_vec3 p = vlerp(a->pelvis, b->pelvis, u);
+    if (out) {
+        out->pelvis = p;
+        out->pelvis_q = qslerp(a->pelvis_q, b->pelvis_q, u);
+        for (int s = 0; s < 2; ++s) {
+            for (int j = 0; j < 3; ++j) out->q[s][j] = qslerp(a->q[s][j], b->q[s][j], u);
+            out->weight[s] = a->weight[s] + (b->weight[s] - a->weight[s]) * u;
+        }
+    }
     return vadd(vscale(ca->travel, loops), v3(p.x, 0, p.z));
 }
 
@@ -440,6 +486,216 @@ typedef struct record {
 
 #define PANELS 4
 
+/* ---------------------------------------------------------------- picture */
+
+/* The picture is drawn once per output through this small canvas: into an
+ * SVG file, or into an RGB raster (anti-aliased lines and discs, filled
+ * polygons; no text) that is then written as a PNG. */
+typedef struct canvas {
+    FILE *svg;          /* SVG output, or NULL */
+    unsigned char *rgb; /* raster, w * h * 3 bytes, or NULL */
+    int w, h;
+} canvas;
+
+static void px_blend(canvas *cv, int x, int y, uint32_t col, float a)
+{
+    if (x < 0 || y < 0 || x >= cv->w || y >= cv->h || !(a > 0.0f)) return;
+    if (a > 1.0f) a = 1.0f;
+    unsigned char *p = cv->rgb + 3 * ((size_t)y * (size_t)cv->w + (size_t)x);
+    for (int k = 0; k < 3; ++k) {
+        float c = (float)((col >> (16 - 8 * k)) & 255u);
+        p[k] = (unsigned char)((float)p[k] + (c - (float)p[k]) * a + 0.5f);
+    }
+}
+
+/* A segment `width` pixels wide; coverage from each pixel centre's distance
+ * to the segment (one pixel of anti-aliasing). */
+static void raster_segment(canvas *cv, float x0, float y0, float x1, float y1, float width, uint32_t col)
+{
+    float r = 0.5f * width + 0.5f;
+    int xa = (int)floorf(fminf(x0, x1) - r), xb = (int)ceilf(fmaxf(x0, x1) + r);
+    int ya = (int)floorf(fminf(y0, y1) - r), yb = (int)ceilf(fmaxf(y0, y1) + r);
+    xa = xa < 0 ? 0 : xa;
+    ya = ya < 0 ? 0 : ya;
+    xb = xb >= cv->w ? cv->w - 1 : xb;
+    yb = yb >= cv->h ? cv->h - 1 : yb;
+    float dx = x1 - x0, dy = y1 - y0, l2 = dx * dx + dy * dy;
+    for (int y = ya; y <= yb; ++y)
+        for (int x = xa; x <= xb; ++x) {
+            float px = (float)x + 0.5f - x0, py = (float)y + 0.5f - y0;
+            float t = l2 > 0.0f ? clampf((px * dx + py * dy) / l2, 0.0f, 1.0f) : 0.0f;
+            float ex = px - t * dx, ey = py - t * dy;
+            px_blend(cv, x, y, col, r - sqrtf(ex * ex + ey * ey));
+        }
+}
+
+static void cv_text(canvas *cv, float x, float y, int size, const char *text)
+{
+    if (cv->svg) fprintf(cv->svg, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"%d\">%s</text>\n", x, y, size, text);
+}
+
+/* A polyline through n points (xy pairs), dashed 3 on 2 off if asked. */
+static void cv_polyline(canvas *cv, const float *xy, int n, uint32_t col, float width, int dashed)
+{
+    if (cv->svg) {
+        fprintf(cv->svg, "<path d=\"");
+        for (int i = 0; i < n; ++i) fprintf(cv->svg, "%c%.1f %.1f", i ? 'L' : 'M', xy[2 * i], xy[2 * i + 1]);
+        fprintf(cv->svg, "\" fill=\"none\" stroke=\"#%06x\" stroke-width=\"%.1f\" stroke-linejoin=\"round\"%s/>\n",
+                (unsigned)col, width, dashed ? " stroke-dasharray=\"3 2\"" : "");
+        return;
+    }
+    float along = 0.0f; /* position in the dash pattern, carried over corners */
+    for (int i = 0; i + 1 < n; ++i) {
+        float x0 = xy[2 * i], y0 = xy[2 * i + 1], x1 = xy[2 * i + 2], y1 = xy[2 * i + 3];
+        if (!dashed) {
+            raster_segment(cv, x0, y0, x1, y1, width, col);
+            continue;
+        }
+        float len = sqrtf((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)), s = 0.0f;
+        while (s < len) {
+            float phase = fmodf(along, 5.0f), step = phase < 3.0f ? 3.0f - phase : 5.0f - phase;
+            float e = fminf(len, s + step);
+            if (phase < 3.0f && len > 0.0f)
+                raster_segment(cv, x0 + (x1 - x0) * s / len, y0 + (y1 - y0) * s / len, x0 + (x1 - x0) * e / len,
+                               y0 + (y1 - y0) * e / len, width, col);
+            along += e - s;
+            s = e;
+        }
+    }
+}
+
+/* A closed polygon, filled (even-odd, pixel centres) and outlined. */
+static void cv_polygon(canvas *cv, const float *xy, int n, uint32_t fill, uint32_t stroke, float width)
+{
+    if (cv->svg) {
+        fprintf(cv->svg, "<path d=\"");
+        for (int i = 0; i < n; ++i) fprintf(cv->svg, "%c%.1f %.1f", i ? 'L' : 'M', xy[2 * i], xy[2 * i + 1]);
+        fprintf(cv->svg, "Z\" fill=\"#%06x\" stroke=\"#%06x\" stroke-width=\"%.1f\"/>\n", (unsigned)fill,
+                (unsigned)stroke, width);
+        return;
+    }
+    float *xs = malloc(sizeof(float) * (size_t)n);
+    if (!xs) return;
+    for (int y = 0; y < cv->h; ++y) {
+        float yc = (float)y + 0.5f;
+        int m = 0;
+        for (int i = 0; i < n; ++i) {
+            float ax = xy[2 * i], ay = xy[2 * i + 1];
+            float bx = xy[2 * ((i + 1) % n)], by = xy[2 * ((i + 1) % n) + 1];
+            if ((ay <= yc) != (by <= yc)) xs[m++] = ax + (yc - ay) * (bx - ax) / (by - ay);
+        }
+        qsort(xs, (size_t)m, sizeof(float), cmp_float);
+        for (int k = 0; k + 1 < m; k += 2)
+            for (int x = (int)ceilf(xs[k] - 0.5f); (float)x + 0.5f <= xs[k + 1]; ++x) px_blend(cv, x, y, fill, 1.0f);
+    }
+    free(xs);
+    float *closed = malloc(sizeof(float) * 2 * (size_t)(n + 1));
+    if (!closed) return;
+    memcpy(closed, xy, sizeof(float) * 2 * (size_t)n);
+    closed[2 * n] = xy[0];
+    closed[2 * n + 1] = xy[1];
+    cv_polyline(cv, closed, n + 1, stroke, width, 0);
+    free(closed);
+}
+
+static void cv_disc(canvas *cv, float cx, float cy, float r, uint32_t col)
+{
+    if (cv->svg) {
+        fprintf(cv->svg, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.0f\" fill=\"#%06x\"/>\n", cx, cy, r, (unsigned)col);
+        return;
+    }
+    raster_segment(cv, cx, cy, cx, cy, 2.0f * r - 1.0f, col);
+}
+
+/* PNG: 8-bit RGB, one IDAT holding a zlib stream of stored (uncompressed)
+ * deflate blocks; CRC-32 per chunk, Adler-32 over the image data. Large
+ * files, no dependency. */
+static uint32_t crc32_update(uint32_t crc, const unsigned char *p, size_t n)
+{
+    static uint32_t table[256];
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; ++i) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; ++k) c = c & 1u ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    crc = ~crc;
+    for (size_t i = 0; i < n; ++i) crc = table[(crc ^ p[i]) & 255u] ^ (crc >> 8);
+    return ~crc;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+static int png_chunk(FILE *fp, const char *type, const unsigned char *data, size_t n)
+{
+    unsigned char head[8], tail[4];
+    put_be32(head, (uint32_t)n);
+    memcpy(head + 4, type, 4);
+    uint32_t crc = crc32_update(crc32_update(0, head + 4, 4), data, n);
+    put_be32(tail, crc);
+    return fwrite(head, 1, 8, fp) == 8 && (n == 0 || fwrite(data, 1, n, fp) == n) && fwrite(tail, 1, 4, fp) == 4;
+}
+
+static int write_png(const char *path, const unsigned char *rgb, int w, int h)
+{
+    size_t row = 1 + 3 * (size_t)w, raw_n = row * (size_t)h;
+    size_t blocks = raw_n / 65535 + 1;
+    size_t z_n = 2 + raw_n + 5 * blocks + 4;
+    unsigned char *z = malloc(z_n);
+    if (!z) return -1;
+    /* zlib header: deflate, 32 KiB window, no dictionary; 0x7801 % 31 == 0 */
+    size_t o = 0;
+    z[o++] = 0x78;
+    z[o++] = 0x01;
+    uint32_t a = 1, b = 0; /* Adler-32 */
+    size_t done = 0, y = 0, x = 0; /* position in the filtered rows */
+    for (size_t k = 0; k < blocks; ++k) {
+        size_t n = raw_n - done < 65535 ? raw_n - done : 65535;
+        z[o++] = k + 1 == blocks ? 1 : 0; /* BFINAL, BTYPE 00 (stored) */
+        z[o++] = (unsigned char)(n & 255u);
+        z[o++] = (unsigned char)(n >> 8);
+        z[o++] = (unsigned char)(~n & 255u);
+        z[o++] = (unsigned char)((~n >> 8) & 255u);
+        for (size_t i = 0; i < n; ++i) {
+            /* byte x of row y: the filter type (0, none), then the pixels */
+            unsigned char v = x == 0 ? 0 : rgb[y * 3 * (size_t)w + x - 1];
+            if (++x == row) x = 0, ++y;
+            z[o++] = v;
+            a = (a + v) % 65521u;
+            b = (b + a) % 65521u;
+        }
+        done += n;
+    }
+    put_be32(z + o, (b << 16) | a);
+    o += 4;
+    FILE *fp = fopen(path, "wb");
+    if (!fp) {
+        free(z);
+        return -1;
+    }
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    unsigned char ihdr[13];
+    put_be32(ihdr, (uint32_t)w);
+    put_be32(ihdr + 4, (uint32_t)h);
+    ihdr[8] = 8;  /* bits per channel */
+    ihdr[9] = 2;  /* RGB */
+    ihdr[10] = 0; /* deflate */
+    ihdr[11] = 0; /* adaptive filtering (every row: none) */
+    ihdr[12] = 0; /* no interlace */
+    int ok = fwrite(sig, 1, 8, fp) == 8 && png_chunk(fp, "IHDR", ihdr, 13) && png_chunk(fp, "IDAT", z, o) &&
+             png_chunk(fp, "IEND", NULL, 0);
+    free(z);
+    if (fclose(fp) != 0) ok = 0;
+    return ok ? 0 : -1;
+}
+
+
 static const char *usage =
     "usage: crowdik_demo [options]\n"
     "\n"
@@ -455,6 +711,7 @@ static const char *usage =
     "  --backend NAME   auto, reference, scalar, sse, avx2, avx512, neon (default auto)\n"
     "  --seed N         crowd placement seed (default 1)\n"
     "  --out PATH       SVG output (default crowdik_demo.svg)\n"
+    "  --png PATH       also the picture as a PNG (no text; uncompressed)\n"
     "  --bvh FILE       drive the crowd with a BVH clip instead of the built-in walk\n"
     "                   (legs found by name, scale detected from the leg length)\n"
     "  --bvh-scale F    file units to metres (default: detected)\n"
@@ -489,7 +746,7 @@ typedef struct world_pose {
 int main(int argc, char **argv)
 {
     int characters = 1000, frames = 300, threads = 0, seed = 1, quiet = 0;
-    const char *out_path = "crowdik_demo.svg", *bvh_path = NULL, *legs_spec = NULL;
+    const char *out_path = "crowdik_demo.svg", *png_path = NULL, *bvh_path = NULL, *legs_spec = NULL;
     float bvh_scale = 0;
     cik_backend backend = CIK_BACKEND_AUTO;
     int start = CIK_FOOT_START_TWO_BONE;
@@ -498,7 +755,7 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int needs = !strcmp(a, "--characters") || !strcmp(a, "--frames") || !strcmp(a, "--threads") ||
-                    !strcmp(a, "--backend") || !strcmp(a, "--seed") || !strcmp(a, "--out") ||
+                    !strcmp(a, "--backend") || !strcmp(a, "--seed") || !strcmp(a, "--out") || !strcmp(a, "--png") ||
                     !strcmp(a, "--bvh") || !strcmp(a, "--bvh-scale") || !strcmp(a, "--legs") || !strcmp(a, "--start");
         if (needs && !v) {
             fprintf(stderr, "crowdik_demo: %s needs a value (see --help)\n", a);
@@ -534,6 +791,9 @@ int main(int argc, char **argv)
             ++i;
         } else if (!strcmp(a, "--out")) {
             out_path = v;
+            ++i;
+        } else if (!strcmp(a, "--png")) {
+            png_path = v;
             ++i;
         } else if (!strcmp(a, "--bvh")) {
             bvh_path = v;
@@ -614,7 +874,9 @@ int main(int argc, char **argv)
         }
     }
     float speed = bvh_path ? vlen(clip.travel) / ((float)(clip.frames - 1) * clip.dt) : WALK_SPEED;
-    float reach_out = half + 2.0f + speed * (float)frames * dt + 2.0f;
+    /* the field covers the crowd's square and the pictured characters'
+     * places (x up to 26 m from the origin), whatever the crowd size */
+    float reach_out = fmaxf(half, 26.0f) + 2.0f + speed * (float)frames * dt + 2.0f;
 
     /* the heightfield: 10 cm spacing over the crowd's whole walk */
     cik_heightfield hf;
@@ -659,6 +921,8 @@ int main(int argc, char **argv)
     size_t n_stance = 0;
     double passes = 0, converged = 0, solved_chains = 0, drop_sum = 0;
     float drop_max = 0, swing_pen_max = 0;
+    /* the stance foot farthest from the ground, to say where the max is */
+    struct { float err, above, drop; int frame, character, side; } worst = {-1.0f, 0, 0, 0, 0, 0};
     long violations = 0, hinge_back = 0;
     int draw_every = 10;
     int draw_frames = (frames + draw_every - 1) / draw_every;
@@ -680,9 +944,7 @@ int main(int argc, char **argv)
             pose p;
             cik_vec3 travel;
             if (bvh_path) {
-                int f;
-                travel = vsub(clip_travel(&clip, t + k->phase, &f), clip_travel(&clip, k->phase, NULL));
-                p = clip.poses[f];
+                travel = vsub(clip_sample(&clip, t + k->phase, &p), clip_sample(&clip, k->phase, NULL));
                 p.pelvis.x = p.pelvis.z = 0;
             } else {
                 walk_pose(&rigs[c], k->size, t + k->phase, &p);
@@ -765,6 +1027,14 @@ int main(int argc, char **argv)
                 cik_heightfield_sample(&hf, sole.x, sole.z, &h, &n);
                 if (s.weight[f] >= 0.999f) {
                     err_stance[n_stance] = fabsf(sole.y - h);
+                    if (err_stance[n_stance] > worst.err) {
+                        worst.err = err_stance[n_stance];
+                        worst.above = sole.y - h;
+                        worst.drop = s.pelvis_drop[c];
+                        worst.frame = fr;
+                        worst.character = c;
+                        worst.side = side;
+                    }
                     tilt_stance[n_stance] = acosf(clampf(vdot(up, n), -1, 1)) * 180.0f / PI_F;
                     float pen = fmaxf(0.0f, h - sole.y);
                     cik_vec3 pts[2] = {vadd(ank, qrot(fq, rigs[c].toe[side])), vadd(ank, qrot(fq, rigs[c].heel[side]))};
@@ -847,18 +1117,17 @@ int main(int argc, char **argv)
     printf("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * pct_sorted(pen_stance, n_stance, 0.5f),
            1e3 * pct_sorted(pen_stance, n_stance, 0.99f), n_stance ? 1e3 * pen_stance[n_stance - 1] : 0.0);
     printf("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, swing_pen_max));
+    if (worst.err >= 0.0f)
+        printf("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
+               worst.character, worst.frame, worst.side ? "right" : "left", 1e3 * fabsf(worst.above),
+               worst.above >= 0.0f ? "above" : "below", 1e3 * worst.drop);
     printf("\nlimit violations: %ld (knees bent backwards: %ld)\n", violations, hinge_back);
     printf("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * converged / solved_chains,
            passes / solved_chains);
     printf("pelvis lowered: mean %.1f mm, max %.1f mm\n", 1e3 * drop_sum / ((double)frames * characters),
            1e3 * drop_max);
 
-    /* the picture */
-    FILE *svg = fopen(out_path, "w");
-    if (!svg) {
-        fprintf(stderr, "crowdik_demo: cannot write %s: %s\n", out_path, strerror(errno));
-        return 1;
-    }
+    /* the picture: the SVG, and the same drawn into a raster for --png */
     static const char *titles[PANELS] = {"a 10 cm step up", "up a 15-degree slope", "over the ridge top and down",
                                          "a 10 cm step down"};
     const float px = 150.0f, width = 1200.0f;
@@ -876,65 +1145,103 @@ int main(int argc, char **argv)
         for (int k = 0; k < draw_frames; ++k) hi = fmaxf(hi, rec[(size_t)k * PANELS + (size_t)c].pelvis.y);
         top[c] = hi + 0.25f;
         bottom[c] = lo - 0.15f;
-        height_total += (top[c] - bottom[c]) * px + 30.0f;
+        height_total += (top[c] - bottom[c]) * px + 40.0f; /* title 30, gap 10 */
     }
-    fprintf(svg,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "font-family=\"sans-serif\" font-size=\"14\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-            width, height_total);
-    fprintf(svg,
-            "<text x=\"10\" y=\"22\" font-size=\"16\">crowdik foot placement, side view, a pose every %.2f s "
-            "(grey dashed: animation; solid: solved, blue left leg, red right leg; dot: pelvis)%s</text>\n",
-            (double)(draw_every * pose_step) * dt, bvh_path ? "" : "");
-    float oy = 40.0f;
-    for (int c = 0; c < panels; ++c) {
-        cik_vec3 start = v3(ch[c].x0, 0, ch[c].z0);
-        cik_vec3 dir = qrot(qaxis(ch[c].heading, 0, 1, 0), v3(0, 0, 1));
-        float base_y = top[c];
-        float panel_bottom = oy + 30.0f + (top[c] - bottom[c]) * px;
-        /* side-on: forward to the right, up up */
+    for (int output = 0; output < 2; ++output) {
+        const char *path = output ? png_path : out_path;
+        if (!path) continue;
+        canvas cv = {NULL, NULL, (int)width, (int)ceilf(height_total)};
+        if (output == 0) {
+            cv.svg = fopen(path, "w");
+            if (!cv.svg) {
+                fprintf(stderr, "crowdik_demo: cannot write %s: %s\n", path, strerror(errno));
+                return 1;
+            }
+            fprintf(cv.svg,
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                    "font-family=\"sans-serif\" font-size=\"14\">\n<rect width=\"100%%\" height=\"100%%\" "
+                    "fill=\"white\"/>\n",
+                    width, height_total);
+        } else {
+            cv.rgb = malloc((size_t)cv.w * (size_t)cv.h * 3);
+            if (!cv.rgb) {
+                fprintf(stderr, "crowdik_demo: out of memory for the PNG\n");
+                return 1;
+            }
+            memset(cv.rgb, 255, (size_t)cv.w * (size_t)cv.h * 3);
+        }
+        char line[256];
+        snprintf(line, sizeof line,
+                 "crowdik foot placement, side view, a pose every %.2f s (grey dashed: animation; solid: solved, "
+                 "blue left leg, red right leg; dot: pelvis)",
+                 (double)(draw_every * pose_step) * dt);
+        cv_text(&cv, 10, 22, 16, line);
+        float oy = 40.0f;
+        for (int c = 0; c < panels; ++c) {
+            cik_vec3 start = v3(ch[c].x0, 0, ch[c].z0);
+            cik_vec3 dir = qrot(qaxis(ch[c].heading, 0, 1, 0), v3(0, 0, 1));
+            float base_y = top[c];
+            float panel_bottom = oy + 30.0f + (top[c] - bottom[c]) * px;
+            /* side-on: forward to the right, up up */
 #define SX(p) (40.0f + px * (vdot(vsub((p), start), dir) + 0.8f))
 #define SY(p) (oy + 30.0f + px * (base_y - (p).y))
-        fprintf(svg, "<text x=\"10\" y=\"%.1f\">character %d: %s</text>\n", oy + 18, c,
-                bvh_path ? "the mocap clip on the procedural terrain" : titles[c]);
-        fprintf(svg, "<path d=\"");
-        for (int i = 0; i <= 240; ++i) {
-            float d = -0.8f + (float)i * ((width - 60.0f) / px) / 240.0f;
-            cik_vec3 p = vadd(start, vscale(dir, d));
-            p.y = terrain(p.x, p.z);
-            fprintf(svg, "%c%.1f %.1f", i ? 'L' : 'M', SX(p), SY(p));
-        }
-        fprintf(svg, "L%.1f %.1fL40 %.1fZ\" fill=\"#ece4d4\" stroke=\"#806040\" stroke-width=\"1.5\"/>\n",
-                width - 20.0f, panel_bottom, panel_bottom);
-        for (int k = 0; k < draw_frames; k += pose_step) {
-            const record *r = &rec[(size_t)k * PANELS + (size_t)c];
-            for (int which = 0; which < 2; ++which) {
-                for (int side = 1; side >= 0; --side) {
-                    const cik_vec3 *o = which ? r->solved[side] : r->anim[side];
-                    cik_vec3 pel = which ? r->pelvis_solved : r->pelvis;
-                    const char *col = side ? "#d03020" : "#2050d0";
-                    fprintf(svg,
-                            "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1f\" "
-                            "fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" stroke-linejoin=\"round\"%s/>\n",
-                            SX(pel), SY(pel), SX(o[0]), SY(o[0]), SX(o[1]), SY(o[1]), SX(o[2]), SY(o[2]), SX(o[3]),
-                            SY(o[3]), SX(o[4]), SY(o[4]), SX(o[2]), SY(o[2]), which ? col : "#a0a0a0", which ? "1.8" : "1",
-                            which ? "" : " stroke-dasharray=\"3 2\"");
-                }
-                if (which)
-                    fprintf(svg, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"black\"/>\n", SX(r->pelvis_solved),
-                            SY(r->pelvis_solved));
+            snprintf(line, sizeof line, "character %d: %s", c,
+                     bvh_path ? "the mocap clip on the procedural terrain" : titles[c]);
+            cv_text(&cv, 10, oy + 18, 14, line);
+            float ground[2 * 243];
+            for (int i = 0; i <= 240; ++i) {
+                float d = -0.8f + (float)i * ((width - 60.0f) / px) / 240.0f;
+                cik_vec3 p = vadd(start, vscale(dir, d));
+                p.y = terrain(p.x, p.z);
+                ground[2 * i] = SX(p);
+                ground[2 * i + 1] = SY(p);
             }
-        }
+            ground[482] = width - 20.0f;
+            ground[483] = panel_bottom;
+            ground[484] = 40.0f;
+            ground[485] = panel_bottom;
+            cv_polygon(&cv, ground, 243, 0xece4d4u, 0x806040u, 1.5f);
+            for (int k = 0; k < draw_frames; k += pose_step) {
+                const record *r = &rec[(size_t)k * PANELS + (size_t)c];
+                for (int which = 0; which < 2; ++which) {
+                    for (int side = 1; side >= 0; --side) {
+                        const cik_vec3 *o = which ? r->solved[side] : r->anim[side];
+                        cik_vec3 pel = which ? r->pelvis_solved : r->pelvis;
+                        /* pelvis, hip, knee, ankle, heel, toe, back to the ankle */
+                        const cik_vec3 *pts[7] = {&pel, &o[0], &o[1], &o[2], &o[3], &o[4], &o[2]};
+                        float xy[14];
+                        for (int i = 0; i < 7; ++i) {
+                            xy[2 * i] = SX(*pts[i]);
+                            xy[2 * i + 1] = SY(*pts[i]);
+                        }
+                        if (which)
+                            cv_polyline(&cv, xy, 7, side ? 0xd03020u : 0x2050d0u, 1.8f, 0);
+                        else
+                            cv_polyline(&cv, xy, 7, 0xa0a0a0u, 1.0f, 1);
+                    }
+                    if (which) cv_disc(&cv, SX(r->pelvis_solved), SY(r->pelvis_solved), 3.0f, 0x000000u);
+                }
+            }
 #undef SX
 #undef SY
-        oy = panel_bottom + 10.0f;
+            oy = panel_bottom + 10.0f;
+        }
+        if (cv.svg) {
+            fprintf(cv.svg, "</svg>\n");
+            if (fclose(cv.svg) != 0) {
+                fprintf(stderr, "crowdik_demo: cannot write %s\n", path);
+                return 1;
+            }
+        } else {
+            int rc = write_png(path, cv.rgb, cv.w, cv.h);
+            free(cv.rgb);
+            if (rc != 0) {
+                fprintf(stderr, "crowdik_demo: cannot write %s\n", path);
+                return 1;
+            }
+        }
+        printf("%spicture: %s\n", output ? "" : "\n", path);
     }
-    fprintf(svg, "</svg>\n");
-    if (fclose(svg) != 0) {
-        fprintf(stderr, "crowdik_demo: cannot write %s\n", out_path);
-        return 1;
-    }
-    printf("\npicture: %s\n", out_path);
     int ok = violations == 0;
     cik_foot_crowd_destroy(crowd);
     free(heights);

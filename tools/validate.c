@@ -6,16 +6,28 @@
  *
  * It also prints a throughput figure per backend on a leg batch (a report
  * for spotting regressions, not a benchmark: see bench/ for those).
+ *
+ * --bvh FILE runs the same check on legs taken from a motion-capture clip
+ * instead of generated chains: both legs of every frame, started from that
+ * frame's pose and solved for where the clip puts the foot a few frames
+ * later (see bvh_workloads below).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bvh.h"
 #include "crowdik/crowdik.h"
+#include "crowdik/foot.h"
 #include "quality.h"
 #include "workloads.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Exit status when the --bvh file does not exist (CTest's SKIP_RETURN_CODE:
+ * the mocap clips are shared data a checkout may not have). */
+#define EXIT_NO_CLIP 77
 
 typedef struct agreement {
     long chains;          /* compared (not skipped by both) */
@@ -34,12 +46,29 @@ static void die(const char *what, cik_status st)
     exit(2);
 }
 
-static cik_batch *make(wl_kind kind, int chains, int joints, unsigned seed)
+/* What a table row solves: a generated workload, or a list of chains (from a
+ * clip) used as they are. */
+typedef struct workload {
+    const char *name;
+    wl_kind kind;
+    int joints;
+    int rule; /* 1: the agreement rule applies; 0: reported only */
+    const cik_chain *list; /* NULL: generated */
+    int list_count;
+} workload;
+
+static cik_batch *make(const workload *w, int chains, unsigned seed)
 {
     cik_batch *b;
-    cik_status st = cik_batch_create(chains, joints, &b);
+    if (w->list) chains = w->list_count;
+    cik_status st = cik_batch_create(chains, w->joints, &b);
     if (st != CIK_OK) die("cik_batch_create", st);
-    if ((st = wl_fill(b, kind, seed, 0)) != CIK_OK) die("generating chains", st);
+    if (w->list) {
+        for (int i = 0; i < chains; ++i)
+            if ((st = cik_batch_set_chain(b, i, &w->list[i])) != CIK_OK) die("setting a clip chain", st);
+    } else if ((st = wl_fill(b, w->kind, seed, 0)) != CIK_OK) {
+        die("generating chains", st);
+    }
     return b;
 }
 
@@ -86,9 +115,10 @@ static __attribute__((noinline)) double chain_scale(const cik_batch *b, int inde
 }
 
 /* Compares backend `be` with the reference on one workload. */
-static void compare(wl_kind kind, int chains, int joints, unsigned seed, cik_backend be, agreement *a)
+static void compare(const workload *w, int chains, unsigned seed, cik_backend be, agreement *a)
 {
-    cik_batch *ref = make(kind, chains, joints, seed), *k = make(kind, chains, joints, seed);
+    if (w->list) chains = w->list_count;
+    cik_batch *ref = make(w, chains, seed), *k = make(w, chains, seed);
     /* one pass in lockstep: effector positions */
     solve(ref, CIK_BACKEND_REFERENCE, 1, 0);
     solve(k, be, 1, 0);
@@ -114,8 +144,8 @@ static void compare(wl_kind kind, int chains, int joints, unsigned seed, cik_bac
     cik_batch_destroy(k);
 
     /* full solve: converged flags and pass counts */
-    ref = make(kind, chains, joints, seed);
-    k = make(kind, chains, joints, seed);
+    ref = make(w, chains, seed);
+    k = make(w, chains, seed);
     solve(ref, CIK_BACKEND_REFERENCE, 10, 0);
     solve(k, be, 10, 0);
     for (int i = 0; i < chains; ++i) {
@@ -186,14 +216,246 @@ static double throughput(cik_batch *b, const pose_copy *start, cik_backend be, i
     return cik_batch_chain_count(b) / best;
 }
 
+/* ---------------------------------------------------------------- BVH legs */
+
+static cik_vec3 v3(float x, float y, float z)
+{
+    cik_vec3 v = {x, y, z};
+    return v;
+}
+static cik_vec3 vadd(cik_vec3 a, cik_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static cik_vec3 vsub(cik_vec3 a, cik_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static cik_vec3 vscale(cik_vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
+static float vlen(cik_vec3 a) { return sqrtf(a.x * a.x + a.y * a.y + a.z * a.z); }
+static cik_quat qconj(cik_quat q)
+{
+    cik_quat r = {-q.x, -q.y, -q.z, q.w};
+    return r;
+}
+static cik_quat qnorm(cik_quat q)
+{
+    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    cik_quat r = {q.x / n, q.y / n, q.z / n, q.w / n};
+    return r;
+}
+static cik_vec3 qrot(cik_quat q, cik_vec3 v)
+{
+    cik_vec3 t = v3(2 * (q.y * v.z - q.z * v.y), 2 * (q.z * v.x - q.x * v.z), 2 * (q.x * v.y - q.y * v.x));
+    return v3(v.x + q.w * t.x + (q.y * t.z - q.z * t.y), v.y + q.w * t.y + (q.z * t.x - q.x * t.z),
+              v.z + q.w * t.z + (q.x * t.y - q.y * t.x));
+}
+
+/* Where chain `c`'s effector is with local rotations `q` (forward
+ * kinematics as docs/solver.md defines it). */
+static cik_vec3 chain_effector(const cik_chain *c, const cik_quat *q)
+{
+    cik_vec3 p = c->root_position;
+    cik_quat w = c->root_rotation;
+    for (int j = 0; j < c->joint_count; ++j) {
+        p = vadd(p, qrot(w, c->offset[j]));
+        w = qnorm(wl_qmul(w, q[j]));
+    }
+    return vadd(p, qrot(w, c->effector));
+}
+
+/* One leg in one clip frame, in the demo's convention: frame 0 (the
+ * reference pose) is the bind pose, so every joint's canonical frame is its
+ * frame-0 world frame, offsets are frame-0 world vectors (metres) and a
+ * local rotation is conj(W_parent) W_joint with W = R_frame conj(R_frame0). */
+typedef struct clip_leg {
+    cik_vec3 root_position; /* the hip's parent joint, metres */
+    cik_quat root_rotation; /* its canonical world rotation */
+    cik_quat q[3];          /* hip, knee, ankle */
+    cik_vec3 effector;      /* toe tip in the ankle's frame, metres */
+} clip_leg;
+
+typedef struct clip_set {
+    int frames;          /* usable frames: the clip's 1..N-1 */
+    float fps, scale;
+    int has_toe;
+    char legs[240];
+    cik_vec3 offset[2][3]; /* per side: hip (from its parent), thigh, shin */
+    clip_leg *leg;         /* frames * 2, frame-major */
+    cik_limit limit[2][3]; /* from the clip's own ranges (clip_limits) */
+} clip_set;
+
+static int load_clip_legs(const char *path, clip_set *cs)
+{
+    char err[512];
+    bvh_clip c;
+    memset(cs, 0, sizeof *cs);
+    if (bvh_load(path, &c, err, sizeof err)) {
+        fprintf(stderr, "crowdik_validate: %s\n", err);
+        return -1;
+    }
+    bvh_leg legs[2];
+    if (c.frame_count < 3) {
+        fprintf(stderr, "crowdik_validate: %s: needs at least 3 frames (frame 0 is the reference pose)\n", path);
+        bvh_free(&c);
+        return -1;
+    }
+    if (bvh_find_legs(&c, legs, err, sizeof err)) {
+        fprintf(stderr, "crowdik_validate: %s: %s\n", path, err);
+        bvh_free(&c);
+        return -1;
+    }
+    int nj = c.joint_count;
+    cik_vec3 *pos = malloc(sizeof(cik_vec3) * (size_t)nj), *end = malloc(sizeof(cik_vec3) * (size_t)nj);
+    cik_quat *rot = malloc(sizeof(cik_quat) * (size_t)nj), *c0 = malloc(sizeof(cik_quat) * (size_t)nj);
+    cs->frames = c.frame_count - 1;
+    cs->leg = malloc(sizeof(clip_leg) * 2 * (size_t)cs->frames);
+    if (!pos || !end || !rot || !c0 || !cs->leg) die("loading the clip", CIK_ERROR_OUT_OF_MEMORY);
+    float sc = bvh_detect_scale(&c, &legs[0]);
+    cs->scale = sc;
+    cs->fps = (float)(1.0 / c.frame_time);
+    cs->has_toe = legs[0].toe >= 0 || c.joints[legs[0].ankle].has_end;
+    snprintf(cs->legs, sizeof cs->legs, "%.24s/%.24s/%.24s/%.24s, %.24s/%.24s/%.24s/%.24s",
+             c.joints[legs[0].hip].name, c.joints[legs[0].knee].name, c.joints[legs[0].ankle].name,
+             legs[0].toe >= 0 ? c.joints[legs[0].toe].name : "end", c.joints[legs[1].hip].name,
+             c.joints[legs[1].knee].name, c.joints[legs[1].ankle].name,
+             legs[1].toe >= 0 ? c.joints[legs[1].toe].name : "end");
+    bvh_pose(&c, 0, pos, rot, end);
+    for (int j = 0; j < nj; ++j) c0[j] = qconj(rot[j]);
+    for (int s = 0; s < 2; ++s) {
+        int P = c.joints[legs[s].hip].parent;
+        cs->offset[s][0] = vscale(vsub(pos[legs[s].hip], pos[P]), sc);
+        cs->offset[s][1] = vscale(vsub(pos[legs[s].knee], pos[legs[s].hip]), sc);
+        cs->offset[s][2] = vscale(vsub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
+    }
+    for (int f = 0; f < cs->frames; ++f) {
+        bvh_pose(&c, f + 1, pos, rot, end);
+        for (int s = 0; s < 2; ++s) {
+            const bvh_leg *l = &legs[s];
+            int P = c.joints[l->hip].parent;
+            cik_quat wp = qnorm(wl_qmul(rot[P], c0[P])), wh = qnorm(wl_qmul(rot[l->hip], c0[l->hip]));
+            cik_quat wk = qnorm(wl_qmul(rot[l->knee], c0[l->knee])), wa = qnorm(wl_qmul(rot[l->ankle], c0[l->ankle]));
+            clip_leg *o = &cs->leg[2 * f + s];
+            o->root_position = vscale(pos[P], sc);
+            o->root_rotation = wp;
+            o->q[0] = qnorm(wl_qmul(qconj(wp), wh));
+            o->q[1] = qnorm(wl_qmul(qconj(wh), wk));
+            o->q[2] = qnorm(wl_qmul(qconj(wk), wa));
+            o->effector = qrot(qconj(wa), vscale(vsub(bvh_toe_position(&c, l, pos, end), pos[l->ankle]), sc));
+        }
+    }
+    free(pos);
+    free(end);
+    free(rot);
+    free(c0);
+    bvh_free(&c);
+    return 0;
+}
+
+/* Joint limits that hold the whole clip: the hip and the ankle a swing-twist
+ * about the thigh and the shin, the knee a hinge about its mean rotation
+ * axis, each range the clip's own widened by 0.1 rad. Every frame's pose,
+ * clamped into these (as the solver clamps), is then a pose the limited leg
+ * can take, so targets taken from the clip stay reachable. */
+static void clip_limits(clip_set *cs)
+{
+    const float margin = 0.1f;
+    for (int s = 0; s < 2; ++s) {
+        for (int j = 0; j < 3; ++j) {
+            cik_limit *l = &cs->limit[s][j];
+            memset(l, 0, sizeof *l);
+            cik_vec3 axis;
+            if (j == 1) {
+                /* the knee's mean axis, each frame's counted on the side of
+                 * the running sum, weighted by its angle */
+                axis = v3(0, 0, 0);
+                for (int f = 0; f < cs->frames; ++f) {
+                    cik_quat q = cs->leg[2 * f + s].q[1];
+                    if (q.w < 0) q = (cik_quat){-q.x, -q.y, -q.z, -q.w};
+                    cik_vec3 v = v3(q.x, q.y, q.z);
+                    if (v.x * axis.x + v.y * axis.y + v.z * axis.z < 0) v = vscale(v, -1.0f);
+                    axis = vadd(axis, v);
+                }
+                if (!(vlen(axis) > 1e-6f)) axis = v3(1, 0, 0);
+                l->type = CIK_LIMIT_HINGE;
+            } else {
+                axis = cs->offset[s][j + 1 < 3 ? j + 1 : 2];
+                l->type = CIK_LIMIT_SWING_TWIST;
+            }
+            axis = vscale(axis, 1.0f / vlen(axis));
+            l->axis = axis;
+            float lo = 3.14159265f, hi = -3.14159265f, swing = 0.0f;
+            for (int f = 0; f < cs->frames; ++f) {
+                cik_quat q = cs->leg[2 * f + s].q[j];
+                if (q.w < 0) q = (cik_quat){-q.x, -q.y, -q.z, -q.w};
+                float d = q.x * axis.x + q.y * axis.y + q.z * axis.z;
+                float twist = 2.0f * atan2f(d, q.w);
+                /* the swing's angle: |swing.w| = |twist.w| of q = sqrt(w^2 + d^2) */
+                float sw = 2.0f * acosf(fminf(1.0f, sqrtf(q.w * q.w + d * d)));
+                lo = fminf(lo, twist);
+                hi = fmaxf(hi, twist);
+                swing = fmaxf(swing, sw);
+            }
+            l->min_angle = fmaxf(-3.14159265f, lo - margin);
+            l->max_angle = fminf(3.14159265f, hi + margin);
+            l->swing_max = fminf(3.14159265f, swing + margin);
+        }
+    }
+}
+
+/* The clip's rows: chain (frame i, side) starts from frame i's pose and is
+ * solved for the effector position of frame i + ahead, both poses clamped
+ * into the limits (or not, with limits off) and the target put in frame i's
+ * root frame, so it is reachable. `perturb` > 0 then moves the target by up
+ * to that many metres in a random direction (not always reachable). */
+static int clip_chains(const clip_set *cs, int ahead, int limits, float perturb, unsigned seed, cik_chain **out)
+{
+    int n = 2 * (cs->frames - ahead);
+    if (n <= 0) {
+        *out = NULL;
+        return 0;
+    }
+    cik_chain *list = malloc(sizeof(cik_chain) * (size_t)n);
+    if (!list) die("building clip chains", CIK_ERROR_OUT_OF_MEMORY);
+    wl_rng r;
+    wl_seed(&r, seed * 7919ull + (uint64_t)ahead);
+    for (int i = 0; i < n; ++i) {
+        int f = i / 2, s = i % 2;
+        const clip_leg *a = &cs->leg[2 * f + s], *b = &cs->leg[2 * (f + ahead) + s];
+        cik_chain *c = &list[i];
+        memset(c, 0, sizeof *c);
+        c->joint_count = 3;
+        c->root_position = a->root_position;
+        c->root_rotation = a->root_rotation;
+        c->effector = a->effector;
+        cik_quat goal[3];
+        for (int j = 0; j < 3; ++j) {
+            c->offset[j] = cs->offset[s][j];
+            c->rotation[j] = a->q[j];
+            goal[j] = b->q[j];
+            if (limits) {
+                c->limit[j] = cs->limit[s][j];
+                goal[j] = cik_foot_apply_limit(&c->limit[j], goal[j]);
+            }
+        }
+        c->target = chain_effector(c, goal);
+        if (perturb > 0) {
+            cik_vec3 d;
+            do d = v3(wl_uniform(&r, -1, 1), wl_uniform(&r, -1, 1), wl_uniform(&r, -1, 1));
+            while (vlen(d) > 1.0f);
+            c->target = vadd(c->target, vscale(d, perturb));
+        }
+    }
+    *out = list;
+    return n;
+}
+
 static void usage(void)
 {
     printf("usage: crowdik_validate [options]\n"
            "Checks every backend this CPU runs against the reference solver and\n"
            "prints agreement and throughput tables. Exit status 1 when a backend\n"
-           "breaks the agreement rule, 2 on bad usage.\n\n"
+           "breaks the agreement rule, 2 on bad usage or a bad clip, 77 when the\n"
+           "--bvh file does not exist.\n\n"
            "  --chains N     chains per workload (default 4000)\n"
            "  --seed N       generator seed (default 1)\n"
+           "  --bvh FILE     legs from a BVH clip instead of generated chains: both\n"
+           "                 legs of every frame, solved for the foot of a later frame\n"
+           "                 (legs found by name, scale detected from the leg length)\n"
            "  --quick        no throughput table (for CI)\n"
            "  --bench-chains N  leg batch size for the throughput table (default 16384)\n"
            "  --threads N    threads for the throughput table (default 1)\n"
@@ -219,6 +481,7 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "--quality")) return quality_main(argc - 1, argv + 1);
     int chains = 4000, bench_chains = 16384, threads = 1, bench = 1;
     unsigned seed = 1;
+    const char *bvh_path = NULL;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -232,6 +495,12 @@ int main(int argc, char **argv)
             bench_chains = parse_int(a, v, 1, 10000000), ++i;
         } else if (!strcmp(a, "--threads")) {
             threads = parse_int(a, v, 0, 1024), ++i;
+        } else if (!strcmp(a, "--bvh")) {
+            if (!v) {
+                fprintf(stderr, "crowdik_validate: --bvh needs a file\n");
+                return 2;
+            }
+            bvh_path = v, ++i;
         } else if (!strcmp(a, "--quick")) {
             bench = 0;
         } else if (!strcmp(a, "--no-bench")) {
@@ -248,10 +517,59 @@ int main(int argc, char **argv)
         {WL_RANDOM_NO_LIMITS, 3, 1}, {WL_RANDOM_NO_LIMITS, 7, 1},
         {WL_RANDOM_HARD, 2, 0}, {WL_RANDOM_HARD, 5, 0}, {WL_RANDOM_HARD, 11, 0},
     };
-    const int ncases = (int)(sizeof cases / sizeof cases[0]);
+    enum { MAX_ROWS = 16 };
+    workload rows[MAX_ROWS];
+    int nrows = 0;
+    cik_chain *lists[MAX_ROWS] = {0};
+    clip_set clip;
+    memset(&clip, 0, sizeof clip);
+    workload bench_load = {"legs", WL_LEGS, 3, 1, NULL, 0};
 
-    printf("crowdik %s validation: %d chains per workload, seed %u; best backend here: %s\n\n",
-           cik_version(), chains, seed, cik_backend_name(cik_backend_best()));
+    if (bvh_path) {
+        FILE *probe = fopen(bvh_path, "rb");
+        if (!probe && errno == ENOENT) {
+            printf("crowdik_validate: %s does not exist: nothing to check (skipped)\n", bvh_path);
+            return EXIT_NO_CLIP;
+        }
+        if (probe) fclose(probe);
+        if (load_clip_legs(bvh_path, &clip)) return 2;
+        clip_limits(&clip);
+        /* frames ahead at the clip's rate: about 8 ms, 0.1 s and 0.5 s at 120 Hz.
+         * Reachable targets are ruled; the perturbed ones are reported only
+         * (a foot moved 5 cm off a straight leg's reach is out of reach). */
+        static const struct { const char *name; int ahead, limits; float perturb; int rule; } bvh_rows[] = {
+            {"clip +1 frame", 1, 1, 0.0f, 1},
+            {"clip +12 frames", 12, 1, 0.0f, 1},
+            {"clip +60 frames", 60, 1, 0.0f, 1},
+            {"clip +12 no-limits", 12, 0, 0.0f, 1},
+            {"clip +12 moved 5cm", 12, 1, 0.05f, 0},
+        };
+        for (size_t r = 0; r < sizeof bvh_rows / sizeof bvh_rows[0]; ++r) {
+            cik_chain *list;
+            int n = clip_chains(&clip, bvh_rows[r].ahead, bvh_rows[r].limits, bvh_rows[r].perturb, seed, &list);
+            if (n <= 0) continue; /* a clip shorter than the look-ahead */
+            workload w = {bvh_rows[r].name, WL_LEGS, 3, bvh_rows[r].rule, list, n};
+            lists[nrows] = list;
+            rows[nrows++] = w;
+        }
+        /* the throughput batch: the +12 frames row (or the first) repeated */
+        if (nrows > 0) bench_load = rows[nrows > 1 ? 1 : 0];
+        printf("crowdik %s validation on %s: %d frames at %.0f fps, scale %.6g m/unit, seed %u; best backend "
+               "here: %s\n",
+               cik_version(), bvh_path, clip.frames, (double)clip.fps, (double)clip.scale, seed,
+               cik_backend_name(cik_backend_best()));
+        printf("legs %s; effector %s; limits: the clip's ranges + 0.1 rad\n", clip.legs,
+               clip.has_toe ? "the toe tip" : "the ankle");
+        printf("chain (frame i, leg): frame i's pose, target the foot of frame i + k (in frame i's hip frame)\n\n");
+    } else {
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            workload w = {wl_name(cases[c].kind), cases[c].kind, cases[c].joints, cases[c].rule, NULL, 0};
+            rows[nrows++] = w;
+        }
+        printf("crowdik %s validation: %d chains per workload, seed %u; best backend here: %s\n\n",
+               cik_version(), chains, seed, cik_backend_name(cik_backend_best()));
+    }
+
     int failed = 0;
     for (int run = 0; run < 2 * CIK_BACKEND_COUNT; ++run) {
         int be = run % CIK_BACKEND_COUNT;
@@ -264,12 +582,13 @@ int main(int argc, char **argv)
             continue;
         }
         printf("== %s vs reference, %s\n", cik_backend_name((cik_backend)be), config);
-        printf("%-18s %3s %10s %6s %9s %9s %8s %8s %8s %s\n", "workload", "J", "dev 1pass", ">1e-5", "same %",
-               "within 1", "conv ref", "conv k", "skip!=", "verdict");
-        for (int c = 0; c < ncases; ++c) {
+        printf("%-18s %3s %6s %10s %6s %9s %9s %8s %8s %8s %s\n", "workload", "J", "chains", "dev 1pass", ">1e-5",
+               "same %", "within 1", "conv ref", "conv k", "skip!=", "verdict");
+        for (int c = 0; c < nrows; ++c) {
+            const workload *w = &rows[c];
             agreement a;
             memset(&a, 0, sizeof a);
-            compare(cases[c].kind, chains, cases[c].joints, seed, (cik_backend)be, &a);
+            compare(w, chains, seed, (cik_backend)be, &a);
             double same = a.chains ? 100.0 * a.same / a.chains : 100.0;
             int ok = a.skipped_mismatch == 0 && a.same + a.within_one == a.chains;
             /* One pass: at least 99.9 percent within 1e-5. A hinge keeps only the
@@ -281,15 +600,15 @@ int main(int argc, char **argv)
              * slowly, so the float noise 120 steps accumulate decides a
              * pass more often: up to 0.5 percent allowed there (measured
              * 0.1 to 0.3; docs/solver.md). */
-            long per_mille = (!plain_ccd && cases[c].kind == WL_TAIL) ? 995 : 999;
-            if (cases[c].rule)
+            long per_mille = (!plain_ccd && !w->list && w->kind == WL_TAIL) ? 995 : 999;
+            if (w->rule)
                 ok = ok && a.same * 1000 >= a.chains * per_mille && a.over_dev * 1000 <= a.one_pass_chains;
             /* hard cases (unreachable, straight, folded) are reported; the
              * agreement rule covers reachable, well-conditioned chains */
-            const char *verdict = ok ? "ok" : (cases[c].rule ? "FAIL" : "differs (not ruled)");
-            if (!ok && cases[c].rule) failed = 1;
-            printf("%-18s %3d %10.2e %6ld %9.3f %9ld %8.1f %8.1f %8ld %s\n", wl_name(cases[c].kind),
-                   cases[c].joints, a.max_dev_one_pass, a.over_dev, same, a.within_one,
+            const char *verdict = ok ? "ok" : (w->rule ? "FAIL" : "differs (not ruled)");
+            if (!ok && w->rule) failed = 1;
+            printf("%-18s %3d %6d %10.2e %6ld %9.3f %9ld %8.1f %8.1f %8ld %s\n", w->name, w->joints,
+                   w->list ? w->list_count : chains, a.max_dev_one_pass, a.over_dev, same, a.within_one,
                    100.0 * a.conv_ref / (a.chains ? a.chains : 1), 100.0 * a.conv_k / (a.chains ? a.chains : 1),
                    a.skipped_mismatch, verdict);
         }
@@ -297,9 +616,20 @@ int main(int argc, char **argv)
     }
 
     if (bench) {
-        printf("== throughput: %d legs with limits, 10 passes, 1 mm, %d thread(s), best of 5\n", bench_chains,
-               threads);
-        cik_batch *b = make(WL_LEGS, bench_chains, 3, seed);
+        cik_batch *b;
+        if (bench_load.list) {
+            printf("== throughput: %d clip legs (%s, repeated), 10 passes, 1 mm, %d thread(s), best of 5\n",
+                   bench_chains, bench_load.name, threads);
+            cik_status st = cik_batch_create(bench_chains, 3, &b);
+            if (st != CIK_OK) die("cik_batch_create", st);
+            for (int i = 0; i < bench_chains; ++i)
+                if ((st = cik_batch_set_chain(b, i, &bench_load.list[i % bench_load.list_count])) != CIK_OK)
+                    die("setting a clip chain", st);
+        } else {
+            printf("== throughput: %d legs with limits, 10 passes, 1 mm, %d thread(s), best of 5\n", bench_chains,
+                   threads);
+            b = make(&bench_load, bench_chains, seed);
+        }
         pose_copy start;
         pose_save(b, &start);
         double ref = throughput(b, &start, CIK_BACKEND_REFERENCE, threads, 3), scalar = 0;
@@ -315,6 +645,8 @@ int main(int argc, char **argv)
         free(start.saved);
         cik_batch_destroy(b);
     }
+    for (int r = 0; r < nrows; ++r) free(lists[r]);
+    free(clip.leg);
     printf("\n%s\n", failed ? "FAILED: a backend breaks the agreement rule" : "all backends agree with the reference");
     return failed;
 }
