@@ -406,12 +406,14 @@ static int thread_count(int threads, int feet)
 #endif
 }
 
+#ifdef CIK_HAVE_OPENMP
 /* The part [*c0, *c1) of n characters that thread `t` of `nt` takes. */
 static void thread_range(int n, int t, int nt, int *c0, int *c1)
 {
     *c0 = (int)((long long)n * t / nt);
     *c1 = (int)((long long)n * (t + 1) / nt);
 }
+#endif
 
 static inline cik_quat pose_q(const cik_foot_crowd *cr, int f, int j)
 {
@@ -727,20 +729,20 @@ static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfie
     const int nc = cr->characters;
     int nt = thread_count(threads, cr->feet);
     if (nt <= 1) return run_part(cr, stages, hf, pa, 0, nc);
-    cik_status st = CIK_OK;
+    int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */
 #ifdef CIK_HAVE_OPENMP
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num(), n = omp_get_num_threads(), c0, c1;
         thread_range(nc, t, n, &c0, &c1);
-        cik_status s = run_part(cr, stages, hf, pa, c0, c1);
+        int s = (int)run_part(cr, stages, hf, pa, c0, c1);
         if (s != CIK_OK) {
-#pragma omp critical(cik_foot_status)
+#pragma omp atomic write
             st = s;
         }
     }
 #endif
-    return st;
+    return (cik_status)st;
 }
 
 cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
