@@ -14,9 +14,12 @@
  * joint_steps_per_s (chains * mean passes * joints per second), mean_passes,
  * converged (fraction of chains), and on large single-threaded runs
  * cpu_ns_per_chain (the calling thread's CPU time).
+ *
+ * The foot-placement frame benchmarks (bench_foot.c) register with these.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "crowdik/crowdik.h"
+#include "bench_foot.h"
 #include "shim.h"
 #include "textbook.h"
 #include "workloads.h"
@@ -311,13 +314,17 @@ static void register_all(int quick)
             add(&cases[k][CIK_BACKEND_COUNT + 1], sizes[z], 1);
         }
     }
+    bench_foot_register(quick);
 }
 
 static const char usage[] =
     "crowdik_bench: CCD throughput of every crowdik backend, the reference\n"
     "solver and the textbook baseline on generated workloads.\n\n"
-    "  --quick   small batches (16 and 256 chains) and a 0.01 s minimum time per\n"
-    "            run unless --benchmark_min_time is given: a smoke test for CI\n"
+    "The foot-placement frame (foot/frame/characters:N/threads:T, bench_foot.c)\n"
+    "runs too: --benchmark_filter=^foot/ for it alone.\n\n"
+    "  --quick   small batches (16 and 256 chains, 1,000 characters) and a 0.01 s\n"
+    "            minimum time per run unless --benchmark_min_time is given: a\n"
+    "            smoke test for CI\n"
     "  Google Benchmark's flags follow, e.g. --benchmark_filter=legs/,\n"
     "  --benchmark_out=FILE --benchmark_out_format=json, --benchmark_min_time=0.1\n"
     "  (a bare number of seconds in Google Benchmark 1.7). The full suite uses\n"
@@ -327,5 +334,6 @@ int main(int argc, char **argv)
 {
     int rc = cikb_main(argc, argv, register_all, usage, 0.1);
     fixture_free();
+    bench_foot_cleanup();
     return rc;
 }

@@ -89,8 +89,44 @@ class Run:
         return self.ns
 
 
+class FootRun:
+    """One foot-placement frame result (foot/frame/characters:N/threads:T)."""
+
+    STAGES = ("probe", "ground", "place", "solve", "align")
+
+    def __init__(self, bench):
+        parts = (bench.get("run_name") or bench["name"]).split("/")
+        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        self.characters = int(fields.get("characters", 0))
+        self.threads = int(fields.get("threads", 1))
+        self.ms = float(bench.get("frame_ms", 0.0))
+        self.ns_per_char = float(bench.get("ns_per_char", 0.0))
+        self.chars_per_s = float(bench.get("chars_per_s", 0.0))
+        self.stages = {s: float(bench.get(s + "_ms", 0.0)) for s in self.STAGES}
+        self.solve_share = float(bench.get("solve_share", 0.0))
+
+    def key(self):
+        return (self.characters, self.threads)
+
+
+def foot_markdown(foot, context):
+    out = ["## Foot placement frame", "",
+           "`cik_foot_crowd_frame` on a walking crowd (bench/foot_scene.h): ms per frame (wall clock, the "
+           "fastest run), and the median of each stage timed on its own (ms).", "",
+           "| characters | threads | frame ms | ns/character | characters/s | probe | ground | place | solve | "
+           "align | solve share |",
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for key in sorted(foot, key=lambda k: (k[0], k[1] == 0, k[1])):
+        f = foot[key]
+        out.append("| %d | %s | %.3f | %.0f | %.3g M | %s | %.1f %% |" % (
+            f.characters, threads_label(f.threads, context), f.ms, f.ns_per_char, f.chars_per_s / 1e6,
+            " | ".join("%.3f" % f.stages[s] for s in FootRun.STAGES), 100.0 * f.solve_share))
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
 def load(paths):
-    runs, context = OrderedDict(), None
+    runs, foot, context = OrderedDict(), OrderedDict(), None
     for path in paths:
         with open(path) as f:
             data = json.load(f)
@@ -102,6 +138,12 @@ def load(paths):
             name = b.get("run_name", b.get("name", ""))
             if name.count("/") < 3:
                 continue
+            if name.startswith("foot/"):
+                f = FootRun(b)
+                old = foot.get(f.key())
+                if old is None or (f.ms > 0 and f.ms < old.ms):
+                    foot[f.key()] = f
+                continue
             r = Run(b)
             old = runs.get(r.key())
             if old is None or (r.ns > 0 and r.ns < old.ns):
@@ -110,7 +152,7 @@ def load(paths):
                 runs[r.key()] = r
             elif old.cpu_ns is not None and r.cpu_ns is not None:
                 old.cpu_ns = min(old.cpu_ns, r.cpu_ns)
-    return runs, context or {}
+    return runs, foot, context or {}
 
 
 def machine_name(context, override):
@@ -400,12 +442,14 @@ def svg_plot(runs, context, args):
 
 def main(argv):
     args = parse_args(argv)
-    runs, context = load(args.json)
-    if not runs:
+    runs, foot, context = load(args.json)
+    if not runs and not foot:
         print("bench_report: no crowdik_bench results in %s" % ", ".join(args.json), file=sys.stderr)
         return 1
-    md = markdown(runs, context, args)
-    if args.svg:
+    md = markdown(runs, context, args) if runs else "# crowdik performance\n\n"
+    if foot:
+        md += "\n" + foot_markdown(foot, context)
+    if args.svg and runs:
         with open(args.svg, "w") as f:
             f.write(svg_plot(runs, context, args))
         where = os.path.dirname(os.path.abspath(args.markdown)) if args.markdown else os.getcwd()

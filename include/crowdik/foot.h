@@ -232,7 +232,9 @@ typedef struct cik_foot_streams {
 CIK_API cik_status cik_foot_crowd_streams(cik_foot_crowd *crowd, cik_foot_streams *out);
 
 /** Stage 1: forward kinematics of the animated pose (writes anim_ankle_*,
- *  probe_*). */
+ *  probe_*). Having no options, it runs on the thread count
+ *  (options.solver.threads) of the crowd's last place, solve, align or frame
+ *  call; all threads before any. */
 CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd);
 
 /** Stage 2: samples `hf` under every probe into the contact streams. */

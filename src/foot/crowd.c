@@ -28,13 +28,28 @@ enum {
     F_COUNT
 };
 
+/* A leg prepared for the frame (when the legs are set): limits with their
+ * half-angle sines and cosines, and the knee's constants for the two-bone
+ * start, so that the frame needs no transcendental function per foot. */
+typedef struct leg_k {
+    cik_vec3 hip, thigh, shin, sole; /* sole normal normalised */
+    float ankle_height, reach;       /* reach: |thigh| + |shin| */
+    fm_limit limit[3];
+    /* knee_for_distance: |t + R(axis, k) s|^2 = ts + 2 (C + A cos k + B sin k)
+     * with t the thigh, s the shin; (cphi, sphi) = (A, B) / M */
+    int knee_hinge;
+    float kA, kB, kC, kM, kts, cphi, sphi;
+} leg_k;
+
 struct cik_foot_crowd {
     int characters, feet;
     int primed;
+    int threads; /* options.solver.threads of the last staged call (probe has no options) */
     cik_batch *batch;
     cik_streams bs;
     cik_foot_leg *legs; /* per foot, axes and sole normal normalised */
     float *reach;       /* per foot: |thigh| + |shin| */
+    leg_k *k;           /* per foot, prepared */
     void *block;
     float *c[C_COUNT];
     float *f[F_COUNT];
@@ -168,6 +183,31 @@ static cik_status check_leg(const cik_foot_leg *leg)
     return CIK_OK;
 }
 
+static void leg_prepare(const cik_foot_leg *l, leg_k *k)
+{
+    memset(k, 0, sizeof *k);
+    k->hip = l->hip;
+    k->thigh = l->thigh;
+    k->shin = l->shin;
+    k->sole = l->sole_normal;
+    k->ankle_height = l->ankle_height;
+    k->reach = fm_len(l->thigh) + fm_len(l->shin);
+    for (int j = 0; j < 3; ++j) k->limit[j] = fm_limit_prepare(&l->limit[j]);
+    k->knee_hinge = l->limit[1].type == CIK_LIMIT_HINGE;
+    if (k->knee_hinge) {
+        cik_vec3 a = k->limit[1].axis, t = l->thigh, sv = l->shin;
+        cik_vec3 spar = fm_scale(a, fm_dot(a, sv));
+        cik_vec3 sperp = fm_sub(sv, spar);
+        k->kC = fm_dot(t, spar);
+        k->kA = fm_dot(t, sperp);
+        k->kB = fm_dot(t, fm_cross(a, sperp));
+        k->kM = sqrtf(k->kA * k->kA + k->kB * k->kB);
+        k->kts = fm_dot(t, t) + fm_dot(sv, sv);
+        k->cphi = k->kM > 0.0f ? k->kA / k->kM : 1.0f;
+        k->sphi = k->kM > 0.0f ? k->kB / k->kM : 0.0f;
+    }
+}
+
 static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
 {
     for (int side = 0; side < 2; ++side) {
@@ -195,6 +235,7 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
             if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = fm_norm(l.limit[j].axis);
         cr->legs[f] = l;
         cr->reach[f] = fm_len(l.thigh) + fm_len(l.shin);
+        leg_prepare(&l, &cr->k[f]);
     }
     return CIK_OK;
 }
@@ -225,7 +266,8 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     cr->block = malloc(floats * sizeof(float) + 64);
     cr->legs = malloc(sizeof(cik_foot_leg) * (size_t)cr->feet);
     cr->reach = malloc(sizeof(float) * (size_t)cr->feet);
-    if (!cr->block || !cr->legs || !cr->reach) {
+    cr->k = malloc(sizeof(leg_k) * (size_t)cr->feet);
+    if (!cr->block || !cr->legs || !cr->reach || !cr->k) {
         cik_foot_crowd_destroy(cr);
         return CIK_ERROR_OUT_OF_MEMORY;
     }
@@ -258,6 +300,7 @@ void cik_foot_crowd_destroy(cik_foot_crowd *cr)
     free(cr->block);
     free(cr->legs);
     free(cr->reach);
+    free(cr->k);
     free(cr);
 }
 
@@ -336,19 +379,41 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 
 /* ------------------------------------------------------------------------ */
 /* The frame                                                                */
+/*
+ * Every stage but the solve works on each character alone, so the frame
+ * splits the characters into one contiguous range per thread and runs probe,
+ * ground and place on blocks of BLOCK characters (their streams stay in the
+ * cache from one stage to the next), then the batch solve, then align.
+ * Nothing here calls a transcendental function per foot: limits and the
+ * two-bone start use half-angle algebra (foot_math.h, knee_for_distance).
+ */
 
-static int thread_count(const cik_foot_options *o, int n)
+/* Below this many feet the stages run on the calling thread (a parallel
+ * region costs more than the work). */
+#define PARALLEL_MIN_FEET 2048
+/* Characters per block of the staged passes. */
+#define BLOCK 128
+
+static int thread_count(int threads, int feet)
 {
 #ifdef CIK_HAVE_OPENMP
-    if (n < 2048 || (o && o->solver.threads == 1)) return 1;
-    return o && o->solver.threads > 0 ? o->solver.threads : omp_get_max_threads();
+    if (feet < PARALLEL_MIN_FEET || threads == 1) return 1;
+    return threads > 0 ? threads : omp_get_max_threads();
 #else
-    (void)o;
-    (void)n;
+    (void)threads;
+    (void)feet;
     return 1;
 #endif
 }
 
+#ifdef CIK_HAVE_OPENMP
+/* The part [*c0, *c1) of n characters that thread `t` of `nt` takes. */
+static void thread_range(int n, int t, int nt, int *c0, int *c1)
+{
+    *c0 = (int)((long long)n * t / nt);
+    *c1 = (int)((long long)n * (t + 1) / nt);
+}
+#endif
 
 static inline cik_quat pose_q(const cik_foot_crowd *cr, int f, int j)
 {
@@ -361,89 +426,105 @@ static inline cik_quat pelvis_q(const cik_foot_crowd *cr, int c)
     return fm_qnorm(fm_q(cr->c[C_QX][c], cr->c[C_QY][c], cr->c[C_QZ][c], cr->c[C_QW][c]));
 }
 
-cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
+/* Stage 1 on characters [c0, c1). */
+static void probe_range(cik_foot_crowd *cr, int c0, int c1)
 {
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    const int n = cr->feet;
-    int nt = thread_count(NULL, n);
-    (void)nt;
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
-#endif
-    for (int f = 0; f < n; ++f) {
-        int c = f >> 1;
-        const cik_foot_leg *leg = &cr->legs[f];
+    float *const *F = cr->f;
+    for (int c = c0; c < c1; ++c) {
         cik_quat r = pelvis_q(cr, c);
         cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
-        cik_quat w0 = fm_qmul(r, pose_q(cr, f, 0));
-        cik_quat w1 = fm_qmul(w0, pose_q(cr, f, 1));
-        cik_quat w2 = fm_qnorm(fm_qmul(w1, pose_q(cr, f, 2)));
-        cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
-                            fm_rot(w1, leg->shin));
-        cr->f[F_AAX][f] = a.x;
-        cr->f[F_AAY][f] = a.y;
-        cr->f[F_AAZ][f] = a.z;
-        cr->f[F_PROBEX][f] = a.x;
-        cr->f[F_PROBEZ][f] = a.z;
-        cr->f[F_AFX][f] = w2.x;
-        cr->f[F_AFY][f] = w2.y;
-        cr->f[F_AFZ][f] = w2.z;
-        cr->f[F_AFW][f] = w2.w;
+        for (int side = 0; side < 2; ++side) {
+            int f = 2 * c + side;
+            const leg_k *leg = &cr->k[f];
+            cik_quat w0 = fm_qmul(r, pose_q(cr, f, 0));
+            cik_quat w1 = fm_qmul(w0, pose_q(cr, f, 1));
+            cik_quat w2 = fm_qnorm(fm_qmul(w1, pose_q(cr, f, 2)));
+            cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
+                                fm_rot(w1, leg->shin));
+            F[F_AAX][f] = a.x;
+            F[F_AAY][f] = a.y;
+            F[F_AAZ][f] = a.z;
+            F[F_PROBEX][f] = a.x;
+            F[F_PROBEZ][f] = a.z;
+            F[F_AFX][f] = w2.x;
+            F[F_AFY][f] = w2.y;
+            F[F_AFZ][f] = w2.z;
+            F[F_AFW][f] = w2.w;
+        }
     }
-    return CIK_OK;
 }
 
-cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf)
+/* Stage 2 on characters [c0, c1). */
+static cik_status ground_range(cik_foot_crowd *cr, const cik_heightfield *hf, int c0, int c1)
 {
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    return cik_heightfield_sample_many(hf, cr->feet, cr->f[F_PROBEX], cr->f[F_PROBEZ],
-                                       cr->f[F_CY], cr->f[F_CNX], cr->f[F_CNY], cr->f[F_CNZ]);
+    size_t f = 2 * (size_t)c0;
+    return cik_heightfield_sample_many(hf, 2 * (c1 - c0), cr->f[F_PROBEX] + f, cr->f[F_PROBEZ] + f,
+                                       cr->f[F_CY] + f, cr->f[F_CNX] + f, cr->f[F_CNY] + f, cr->f[F_CNZ] + f);
 }
-
 
 /* Knee hinge angle in [lo, hi] that puts the ankle `dist` from the hip:
  * |t + R(axis, k) s| = dist, i.e. C + A cos k + B sin k = (dist^2 - |t|^2 -
- * |s|^2) / 2. Of the (at most two) solutions, clamped, the one that fits
- * best, nearer the current angle on a tie. */
-static float knee_for_distance(const cik_foot_leg *leg, float dist, float current)
+ * |s|^2) / 2, i.e. M cos(k - phi) = want with (A, B) = M (cos phi, sin phi).
+ * Of the (at most two) solutions k = phi +- acos(want / M), clamped, the one
+ * that fits best, nearer the current angle on a tie.
+ *
+ * Angles are carried as half-angle unit vectors (sin(k/2), cos(k/2)) with
+ * cos(k/2) >= 0 (k in [-pi, pi]): cos k and sin k of the solutions follow
+ * from the angle-sum identities, the half angle from cos k, limits compare
+ * as in fm_apply_limit, and of two angles the one nearer the current angle
+ * has the larger cos of half the difference. `cur` is the current angle's
+ * (sin, cos) of the half angle; the result likewise in *ks, *kc. Returns 0
+ * when the current angle stays (no solution, or within 1e-6 rad of it). */
+static int knee_for_distance(const leg_k *leg, float dist, float cur_s, float cur_c, float *ks, float *kc)
 {
-    const cik_limit *l = &leg->limit[1];
-    cik_vec3 a = l->axis, t = leg->thigh, sv = leg->shin;
-    cik_vec3 spar = fm_scale(a, fm_dot(a, sv));
-    cik_vec3 sperp = fm_sub(sv, spar);
-    float C = fm_dot(t, spar), A = fm_dot(t, sperp), B = fm_dot(t, fm_cross(a, sperp));
-    float M = sqrtf(A * A + B * B);
-    if (!(M > 1e-9f)) return current;
-    float want = 0.5f * (dist * dist - fm_dot(t, t) - fm_dot(sv, sv)) - C;
-    float c = want / M;
+    const fm_limit *l = &leg->limit[1];
+    if (!(leg->kM > 1e-9f)) return 0;
+    float want = 0.5f * (dist * dist - leg->kts) - leg->kC;
+    float c = want / leg->kM;
     c = c < -1.0f ? -1.0f : (c > 1.0f ? 1.0f : c);
-    float phi = atan2f(B, A), ac = acosf(c);
-    float best = current, best_err = INFINITY;
+    float r = sqrtf((1.0f - c) * (1.0f + c)); /* sin(acos c), accurate near c = +-1 */
+    float best_s = cur_s, best_c = cur_c, best_err = INFINITY, best_near = -2.0f;
     for (int k = 0; k < 2; ++k) {
-        float ang = phi + (k ? -ac : ac);
-        while (ang > 3.14159265f) ang -= 6.28318531f;
-        while (ang < -3.14159265f) ang += 6.28318531f;
-        ang = clampf(ang, l->min_angle, l->max_angle);
-        float e = fabsf(A * cosf(ang) + B * sinf(ang) - want);
-        if (e < best_err - 1e-7f || (fabsf(e - best_err) <= 1e-7f && fabsf(ang - current) < fabsf(best - current))) {
-            best = ang;
+        float sg = k ? -1.0f : 1.0f;
+        float cosk = leg->cphi * c - sg * leg->sphi * r;
+        float sink = leg->sphi * c + sg * leg->cphi * r;
+        /* half angle, k in [-pi, pi]: cos(k/2) >= 0 */
+        float hc = sqrtf(fmaxf(0.0f, 0.5f * (1.0f + cosk)));
+        float hs = hc > 0.5f ? sink / (2.0f * hc) : copysignf(sqrtf(fmaxf(0.0f, 0.5f * (1.0f - cosk))), sink);
+        if (hs * l->cmax - hc * l->smax > 0.0f) {
+            hs = l->smax, hc = l->cmax;
+            cosk = hc * hc - hs * hs, sink = 2.0f * hs * hc;
+        } else if (hs * l->cmin - hc * l->smin < 0.0f) {
+            hs = l->smin, hc = l->cmin;
+            cosk = hc * hc - hs * hs, sink = 2.0f * hs * hc;
+        }
+        float e = fabsf(leg->kA * cosk + leg->kB * sink - want);
+        float near = hc * cur_c + hs * cur_s; /* cos((k - current) / 2) */
+        if (e < best_err - 1e-7f || (fabsf(e - best_err) <= 1e-7f && near > best_near)) {
+            best_s = hs;
+            best_c = hc;
             best_err = e;
+            best_near = near;
         }
     }
-    return best;
+    *ks = best_s;
+    *kc = best_c;
+    /* |k - current| > 1e-6 rad: |sin((k - current) / 2)| > 5e-7 */
+    return fabsf(best_s * cur_c - best_c * cur_s) > 5e-7f;
 }
 
 /* Seeds a leg's start pose toward target t from a hip at `hip` (world) under
  * a pelvis rotation r; q[0], q[1] are the clamped animated hip and knee. */
-static void seed_leg(const cik_foot_leg *leg, int mode, cik_quat r, cik_vec3 hip, cik_vec3 t, cik_quat q[2])
+static void seed_leg(const leg_k *leg, int mode, cik_quat r, cik_vec3 hip, cik_vec3 t, cik_quat q[2])
 {
-    if (mode == CIK_FOOT_START_ANIMATION || leg->limit[1].type != CIK_LIMIT_HINGE) return;
+    if (mode == CIK_FOOT_START_ANIMATION || !leg->knee_hinge) return;
     cik_vec3 a = leg->limit[1].axis;
     cik_quat q1 = q[1].w < 0.0f ? fm_q(-q[1].x, -q[1].y, -q[1].z, -q[1].w) : q[1];
-    float current = 2.0f * atan2f(q1.x * a.x + q1.y * a.y + q1.z * a.z, q1.w);
+    float s = q1.x * a.x + q1.y * a.y + q1.z * a.z, n = sqrtf(s * s + q1.w * q1.w);
+    float cur_s = n > 0.0f ? s / n : 0.0f, cur_c = n > 0.0f ? q1.w / n : 1.0f;
     float dist = fm_len(fm_sub(t, hip));
-    float k = knee_for_distance(leg, dist, current);
-    if (fabsf(k - current) > 1e-6f) q[1] = fm_angle_axis(k, a);
+    float ks, kc;
+    if (knee_for_distance(leg, dist, cur_s, cur_c, &ks, &kc)) q[1] = fm_q(a.x * ks, a.y * ks, a.z * ks, kc);
     if (mode != CIK_FOOT_START_TWO_BONE) return;
     cik_quat w0 = fm_qmul(r, q[0]);
     cik_vec3 e = fm_rot(w0, fm_add(leg->thigh, fm_rot(q[1], leg->shin)));
@@ -453,7 +534,7 @@ static void seed_leg(const cik_foot_leg *leg, int mode, cik_quat r, cik_vec3 hip
     cik_quat turn = fm_arc(fm_scale(e, 1.0f / el), fm_scale(b, 1.0f / bl));
     if (turn.w > 0.9999999f) return;
     cik_quat q0 = fm_qnorm(fm_qmul(fm_qconj(r), fm_qmul(turn, w0)));
-    q[0] = cik_foot_apply_limit(&leg->limit[0], q0);
+    q[0] = fm_apply_limit(&leg->limit[0], q0);
 }
 
 /* How far the hip must come down so that `t` is `lim` away from it. */
@@ -468,76 +549,82 @@ static inline float drop_need(cik_vec3 hip, cik_vec3 t, float lim)
     return -sqrtf(lim * lim - h2) - v.y;
 }
 
-cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
+/* What stage 3 needs from the options, worked out once per call. */
+typedef struct place_args {
+    float rise, step, max_drop, margin, threshold;
+    int start, primed;
+} place_args;
+
+static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options *opt)
 {
-    cik_foot_options defaults = cik_foot_default_options();
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    if (!opt) opt = &defaults;
-    cik_status st = check_options(opt);
-    if (st != CIK_OK) return st;
-    const int nc = cr->characters;
-    const float rise = opt->pelvis_rise_time > 0.0f ? expf(-opt->dt / opt->pelvis_rise_time) : 0.0f;
-    const float step = opt->pelvis_drop_speed * opt->dt;
-    const int primed = cr->primed;
+    place_args a;
+    a.rise = opt->pelvis_rise_time > 0.0f ? expf(-opt->dt / opt->pelvis_rise_time) : 0.0f;
+    a.step = opt->pelvis_drop_speed * opt->dt;
+    a.max_drop = opt->max_pelvis_drop;
+    a.margin = opt->reach_margin;
+    a.threshold = opt->solver.threshold;
+    a.start = opt->start;
+    a.primed = cr->primed;
+    return a;
+}
+
+/* Stage 3 on characters [c0, c1). */
+static void place_range(cik_foot_crowd *cr, const place_args *pa, int c0, int c1)
+{
     const cik_streams *bs = &cr->bs;
-    int nt = thread_count(opt, 2 * nc);
-    (void)nt;
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
-#endif
-    for (int c = 0; c < nc; ++c) {
+    float *const *F = cr->f;
+    for (int c = c0; c < c1; ++c) {
         cik_quat r = pelvis_q(cr, c);
         cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
-        float need = 0.0f;
+        float need = 0.0f, lim[2];
+        cik_vec3 hip_off[2];
         for (int side = 0; side < 2; ++side) {
             int f = 2 * c + side;
-            const cik_foot_leg *leg = &cr->legs[f];
-            float w = cr->f[F_WEIGHT][f];
+            const leg_k *leg = &cr->k[f];
+            float w = F[F_WEIGHT][f];
             w = w > 0.0f ? (w < 1.0f ? w : 1.0f) : 0.0f;
-            cik_vec3 a = fm_v(cr->f[F_AAX][f], cr->f[F_AAY][f], cr->f[F_AAZ][f]);
-            cik_vec3 n = fm_v(cr->f[F_CNX][f], cr->f[F_CNY][f], cr->f[F_CNZ][f]);
+            cik_vec3 a = fm_v(F[F_AAX][f], F[F_AAY][f], F[F_AAZ][f]);
+            cik_vec3 n = fm_v(F[F_CNX][f], F[F_CNY][f], F[F_CNZ][f]);
             float nl = fm_len(n);
             n = nl > 1e-6f ? fm_scale(n, 1.0f / nl) : fm_v(0, 1, 0);
             /* planted: the ankle above the contact along the normal */
-            cik_vec3 tp = fm_add(fm_v(a.x, cr->f[F_CY][f], a.z), fm_scale(n, leg->ankle_height));
+            cik_vec3 tp = fm_add(fm_v(a.x, F[F_CY][f], a.z), fm_scale(n, leg->ankle_height));
             cik_vec3 t = fm_add(a, fm_scale(fm_sub(tp, a), w));
             if (t.y < tp.y) t.y = tp.y; /* no foot below the ground */
-            cr->f[F_TX][f] = t.x;
-            cr->f[F_TY][f] = t.y;
-            cr->f[F_TZ][f] = t.z;
-            bs->target_x[f] = t.x;
-            bs->target_y[f] = t.y;
-            bs->target_z[f] = t.z;
+            F[F_TX][f] = t.x;
+            F[F_TY][f] = t.y;
+            F[F_TZ][f] = t.z;
             /* desired foot orientation: the animated one, turned so the sole
              * lies on the ground normal, blended by the weight */
-            cik_quat af = fm_q(cr->f[F_AFX][f], cr->f[F_AFY][f], cr->f[F_AFZ][f], cr->f[F_AFW][f]);
-            cik_vec3 sole = fm_rot(af, leg->sole_normal);
+            cik_quat af = fm_q(F[F_AFX][f], F[F_AFY][f], F[F_AFZ][f], F[F_AFW][f]);
+            cik_vec3 sole = fm_rot(af, leg->sole);
             cik_quat df = w > 0.0f ? fm_qmul(fm_arc(sole, n), af) : af;
             if (w < 1.0f) df = fm_nlerp(af, df, w);
-            cr->f[F_DFX][f] = df.x;
-            cr->f[F_DFY][f] = df.y;
-            cr->f[F_DFZ][f] = df.z;
-            cr->f[F_DFW][f] = df.w;
+            F[F_DFX][f] = df.x;
+            F[F_DFY][f] = df.y;
+            F[F_DFZ][f] = df.z;
+            F[F_DFW][f] = df.w;
             /* pelvis: what this foot needs beyond the leg's comfortable
              * reach (or beyond the animation's own extension, if longer) */
-            cik_vec3 hip = fm_add(p, fm_rot(r, leg->hip));
-            float lim = cr->reach[f] * (1.0f - opt->reach_margin);
+            hip_off[side] = fm_rot(r, leg->hip);
+            cik_vec3 hip = fm_add(p, hip_off[side]);
+            lim[side] = leg->reach * (1.0f - pa->margin);
             float anim = fm_len(fm_sub(a, hip));
-            if (anim > lim) lim = anim;
-            float nd = drop_need(hip, t, lim);
+            if (anim > lim[side]) lim[side] = anim;
+            float nd = drop_need(hip, t, lim[side]);
             if (nd > need) need = nd;
         }
-        if (need > opt->max_pelvis_drop) need = opt->max_pelvis_drop;
+        if (need > pa->max_drop) need = pa->max_drop;
         float s = cr->c[C_STATE][c];
-        if (!primed || !isfinite(s)) s = need;
-        else if (need > s) s = need < s + step ? need : s + step;
-        else s = need + (s - need) * rise;
+        if (!pa->primed || !isfinite(s)) s = need;
+        else if (need > s) s = need < s + pa->step ? need : s + pa->step;
+        else s = need + (s - need) * pa->rise;
         cr->c[C_STATE][c] = s;
         cr->c[C_DROP][c] = s;
         cik_vec3 pl = fm_v(p.x, p.y - s, p.z);
         for (int side = 0; side < 2; ++side) {
             int f = 2 * c + side;
-            const cik_foot_leg *leg = &cr->legs[f];
+            const leg_k *leg = &cr->k[f];
             bs->root_position_x[f] = pl.x;
             bs->root_position_y[f] = pl.y;
             bs->root_position_z[f] = pl.z;
@@ -547,29 +634,26 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
             bs->root_rotation_w[f] = r.w;
             /* start pose: the animation clamped into the limits, seeded */
             cik_quat q[3];
-            for (int j = 0; j < 3; ++j) q[j] = cik_foot_apply_limit(&leg->limit[j], pose_q(cr, f, j));
-            cik_vec3 t = fm_v(cr->f[F_TX][f], cr->f[F_TY][f], cr->f[F_TZ][f]);
-            cik_vec3 hip = fm_add(pl, fm_rot(r, leg->hip));
+            for (int j = 0; j < 3; ++j) q[j] = fm_apply_limit(&leg->limit[j], pose_q(cr, f, j));
+            cik_vec3 t = fm_v(F[F_TX][f], F[F_TY][f], F[F_TZ][f]);
+            cik_vec3 hip = fm_add(pl, hip_off[side]);
             /* a target still out of reach after the pelvis drop is pulled in
              * to the reach: the leg then points at it, knee not locked */
-            {
-                cik_vec3 a = fm_v(cr->f[F_AAX][f], cr->f[F_AAY][f], cr->f[F_AAZ][f]);
-                cik_vec3 ahip = fm_add(p, fm_rot(r, leg->hip));
-                float lim = cr->reach[f] * (1.0f - opt->reach_margin);
-                float anim = fm_len(fm_sub(a, ahip));
-                if (anim > lim) lim = anim;
-                cik_vec3 v = fm_sub(t, hip);
-                float d = fm_len(v);
-                if (d > lim) {
-                    t = fm_add(hip, fm_scale(v, lim / d));
-                    cr->f[F_TX][f] = bs->target_x[f] = t.x;
-                    cr->f[F_TY][f] = bs->target_y[f] = t.y;
-                    cr->f[F_TZ][f] = bs->target_z[f] = t.z;
-                }
+            cik_vec3 v = fm_sub(t, hip);
+            float d2 = fm_dot(v, v);
+            if (d2 > lim[side] * lim[side]) {
+                t = fm_add(hip, fm_scale(v, lim[side] / sqrtf(d2)));
+                F[F_TX][f] = t.x;
+                F[F_TY][f] = t.y;
+                F[F_TZ][f] = t.z;
             }
+            bs->target_x[f] = t.x;
+            bs->target_y[f] = t.y;
+            bs->target_z[f] = t.z;
             /* a start pose that already meets the target is left alone */
             cik_vec3 e = fm_add(hip, fm_rot(fm_qmul(r, q[0]), fm_add(leg->thigh, fm_rot(q[1], leg->shin))));
-            if (fm_len(fm_sub(e, t)) >= opt->solver.threshold) seed_leg(leg, opt->start, r, hip, t, q);
+            cik_vec3 de = fm_sub(e, t);
+            if (fm_dot(de, de) >= pa->threshold * pa->threshold) seed_leg(leg, pa->start, r, hip, t, q);
             for (int j = 0; j < 3; ++j) {
                 bs->rotation_x[j][f] = q[j].x;
                 bs->rotation_y[j][f] = q[j].y;
@@ -578,30 +662,15 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
             }
         }
     }
-    cr->primed = 1;
-    return CIK_OK;
 }
 
-cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
+/* Stage 5 on characters [c0, c1). */
+static void align_range(cik_foot_crowd *cr, int c0, int c1)
 {
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    cik_foot_options defaults = cik_foot_default_options();
-    if (!opt) opt = &defaults;
-    return cik_solve(cr->batch, &opt->solver);
-}
-
-cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
-{
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    const int n = cr->feet;
     const cik_streams *bs = &cr->bs;
-    int nt = thread_count(opt, n);
-    (void)nt;
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
-#endif
-    for (int f = 0; f < n; ++f) {
-        const cik_foot_leg *leg = &cr->legs[f];
+    float *const *F = cr->f;
+    for (int f = 2 * c0; f < 2 * c1; ++f) {
+        const leg_k *leg = &cr->k[f];
         cik_quat r = fm_q(bs->root_rotation_x[f], bs->root_rotation_y[f], bs->root_rotation_z[f],
                           bs->root_rotation_w[f]);
         cik_vec3 p = fm_v(bs->root_position_x[f], bs->root_position_y[f], bs->root_position_z[f]);
@@ -613,23 +682,113 @@ cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
         cik_quat w1 = fm_qmul(w0, q1);
         cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
                             fm_rot(w1, leg->shin));
-        cik_quat df = fm_q(cr->f[F_DFX][f], cr->f[F_DFY][f], cr->f[F_DFZ][f], cr->f[F_DFW][f]);
+        cik_quat df = fm_q(F[F_DFX][f], F[F_DFY][f], F[F_DFZ][f], F[F_DFW][f]);
         cik_quat q2 = fm_qnorm(fm_qmul(fm_qconj(w1), df));
-        q2 = cik_foot_apply_limit(&leg->limit[2], q2);
+        q2 = fm_apply_limit(&leg->limit[2], q2);
         bs->rotation_x[2][f] = q2.x;
         bs->rotation_y[2][f] = q2.y;
         bs->rotation_z[2][f] = q2.z;
         bs->rotation_w[2][f] = q2.w;
         cik_quat w2 = fm_qnorm(fm_qmul(w1, q2));
-        cr->f[F_AX][f] = a.x;
-        cr->f[F_AY][f] = a.y;
-        cr->f[F_AZ][f] = a.z;
-        cr->f[F_FQX][f] = w2.x;
-        cr->f[F_FQY][f] = w2.y;
-        cr->f[F_FQZ][f] = w2.z;
-        cr->f[F_FQW][f] = w2.w;
+        F[F_AX][f] = a.x;
+        F[F_AY][f] = a.y;
+        F[F_AZ][f] = a.z;
+        F[F_FQX][f] = w2.x;
+        F[F_FQY][f] = w2.y;
+        F[F_FQZ][f] = w2.z;
+        F[F_FQW][f] = w2.w;
     }
+}
+
+/* Which stages a staged pass runs. */
+enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_ALIGN = 8 };
+
+/* Runs the chosen stages over this thread's characters in blocks. */
+static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
+                           int c0, int c1)
+{
+    cik_status st = CIK_OK;
+    for (int b = c0; b < c1; b += BLOCK) {
+        int e = c1 - b < BLOCK ? c1 : b + BLOCK;
+        if (stages & DO_PROBE) probe_range(cr, b, e);
+        if (stages & DO_GROUND) {
+            cik_status s = ground_range(cr, hf, b, e);
+            if (s != CIK_OK) st = s;
+        }
+        if (stages & DO_PLACE) place_range(cr, pa, b, e);
+        if (stages & DO_ALIGN) align_range(cr, b, e);
+    }
+    return st;
+}
+
+/* Runs the chosen stages over all characters on `threads` (the options'
+ * count) threads. */
+static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
+                             int threads)
+{
+    const int nc = cr->characters;
+    int nt = thread_count(threads, cr->feet);
+    if (nt <= 1) return run_part(cr, stages, hf, pa, 0, nc);
+    int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */
+#ifdef CIK_HAVE_OPENMP
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), n = omp_get_num_threads(), c0, c1;
+        thread_range(nc, t, n, &c0, &c1);
+        int s = (int)run_part(cr, stages, hf, pa, c0, c1);
+        if (s != CIK_OK) {
+#pragma omp atomic write
+            st = s;
+        }
+    }
+#endif
+    return (cik_status)st;
+}
+
+cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
+{
+    if (!cr) return CIK_ERROR_ARGUMENT;
+    return run_stages(cr, DO_PROBE, NULL, NULL, cr->threads);
+}
+
+cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf)
+{
+    if (!cr) return CIK_ERROR_ARGUMENT;
+    cik_status s = cik_heightfield_validate(hf);
+    if (s != CIK_OK) return s;
+    return run_stages(cr, DO_GROUND, hf, NULL, cr->threads);
+}
+
+cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
+{
+    cik_foot_options defaults = cik_foot_default_options();
+    if (!cr) return CIK_ERROR_ARGUMENT;
+    if (!opt) opt = &defaults;
+    cik_status st = check_options(opt);
+    if (st != CIK_OK) return st;
+    cr->threads = opt->solver.threads;
+    place_args pa = place_prepare(cr, opt);
+    run_stages(cr, DO_PLACE, NULL, &pa, cr->threads);
+    cr->primed = 1;
     return CIK_OK;
+}
+
+cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
+{
+    if (!cr) return CIK_ERROR_ARGUMENT;
+    cik_foot_options defaults = cik_foot_default_options();
+    if (!opt) opt = &defaults;
+    cr->threads = opt->solver.threads;
+    return cik_solve(cr->batch, &opt->solver);
+}
+
+cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
+{
+    if (!cr) return CIK_ERROR_ARGUMENT;
+    cik_foot_options defaults = cik_foot_default_options();
+    if (!opt) opt = &defaults;
+    cr->threads = opt->solver.threads;
+    return run_stages(cr, DO_ALIGN, NULL, NULL, cr->threads);
 }
 
 cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
@@ -640,10 +799,14 @@ cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
     if (!opt) opt = &defaults;
     cik_status s = check_options(opt);
     if (s == CIK_OK) s = cik_heightfield_validate(hf);
-    if (s == CIK_OK) s = cik_foot_crowd_probe(cr);
-    if (s == CIK_OK) s = cik_foot_crowd_ground_heightfield(cr, hf);
-    if (s == CIK_OK) s = cik_foot_crowd_place(cr, opt);
-    if (s == CIK_OK) s = cik_foot_crowd_solve(cr, opt);
-    if (s == CIK_OK) s = cik_foot_crowd_align(cr, opt);
+    if (s != CIK_OK) return s;
+    cr->threads = opt->solver.threads;
+    /* probe, ground and place: one pass over each thread's characters */
+    place_args pa = place_prepare(cr, opt);
+    s = run_stages(cr, DO_PROBE | DO_GROUND | DO_PLACE, hf, &pa, cr->threads);
+    if (s != CIK_OK) return s;
+    cr->primed = 1;
+    s = cik_solve(cr->batch, &opt->solver);
+    if (s == CIK_OK) s = run_stages(cr, DO_ALIGN, NULL, NULL, cr->threads);
     return s;
 }

@@ -1,0 +1,184 @@
+/*
+ * The foot-placement frame: cik_foot_crowd_frame on a walking crowd
+ * (foot_scene.h), 1,000 and 10,000 characters, one thread and all threads.
+ *
+ * Benchmark name: foot/frame/characters:N/threads:T/manual_time (T as in
+ * bench_ccd.c: 1 = options.solver.threads 1, 0 = all). Each iteration copies
+ * the next animated frame of the scene's bank into the crowd's input streams
+ * (untimed: the animation system's work), then times cik_foot_crowd_frame
+ * alone with a monotonic clock (manual time).
+ *
+ * After the timed loop the same crowd runs STAGE_FRAMES more frames stage by
+ * stage (probe, ground, place, solve, align: what cik_foot_crowd_frame
+ * calls), each stage timed on its own; the median of each stage is reported.
+ *
+ * Counters (docs/benchmarks.md): chars_per_s, ns_per_char, frame_ms (mean
+ * of the timed frames), cpu_ns_per_char (threads:1 only: the calling
+ * thread's CPU time, which other processes do not inflate), probe_ms, ground_ms, place_ms, solve_ms, align_ms
+ * (stage medians), solve_share (solve_ms over the stages' sum), mean_passes
+ * and converged of the last frame's leg solves.
+ */
+#include "bench_foot.h"
+
+#include "crowdik/foot.h"
+#include "foot_scene.h"
+#include "shim.h"
+#include "workloads.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#define SEED 1u
+#define BANK_FRAMES 8
+#define STAGE_FRAMES 64
+
+enum { S_PROBE, S_GROUND, S_PLACE, S_SOLVE, S_ALIGN, S_COUNT };
+static const char *const stage_counter[S_COUNT] = {"probe_ms", "ground_ms", "place_ms", "solve_ms", "align_ms"};
+
+/* One scene and crowd, rebuilt when the size changes. */
+static struct {
+    int characters;
+    foot_scene scene;
+    cik_foot_crowd *crowd;
+    cik_foot_streams streams;
+    int frame;
+} fx = {0};
+
+void bench_foot_cleanup(void)
+{
+    cik_foot_crowd_destroy(fx.crowd);
+    if (fx.characters) foot_scene_free(&fx.scene);
+    fx.crowd = NULL;
+    fx.characters = 0;
+}
+
+static const char *fixture(int characters)
+{
+    if (fx.characters == characters) return NULL;
+    bench_foot_cleanup();
+    if (foot_scene_create(characters, BANK_FRAMES, SEED, &fx.scene)) return "out of memory";
+    fx.characters = characters;
+    if (foot_scene_crowd(&fx.scene, &fx.crowd) != CIK_OK) {
+        bench_foot_cleanup();
+        return "cik_foot_crowd_create failed";
+    }
+    cik_foot_crowd_streams(fx.crowd, &fx.streams);
+    fx.frame = 0;
+    return NULL;
+}
+
+static double thread_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void bm_frame(cikb_state *s)
+{
+    int characters = (int)cikb_range(s, 0);
+    const char *why = fixture(characters);
+    if (why) {
+        cikb_skip_with_error(s, why);
+        return;
+    }
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.threads = (int)cikb_range(s, 1);
+    const cik_heightfield *hf = &fx.scene.ground;
+    /* settle the pelvis smoothing and warm the caches */
+    for (int i = 0; i < BANK_FRAMES; ++i) {
+        foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
+        cik_foot_crowd_frame(fx.crowd, hf, &o);
+    }
+    double seconds = 0.0, cpu_seconds = 0.0;
+    int failed = 0, cpu_clock = o.solver.threads == 1;
+    for (int64_t n; (n = cikb_batch(s)) > 0;) {
+        double batch_start = seconds;
+        for (int64_t i = 0; i < n; ++i) {
+            foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
+            double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
+            failed |= cik_foot_crowd_frame(fx.crowd, hf, &o) != CIK_OK;
+            seconds += wl_now() - t0;
+            if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
+        }
+        cikb_set_iteration_time(s, seconds - batch_start);
+    }
+    if (failed) {
+        cikb_skip_with_error(s, "cik_foot_crowd_frame refused");
+        return;
+    }
+    int64_t iterations = cikb_iterations(s);
+    double total = (double)characters * (double)iterations;
+    cikb_counter(s, "chars_per_s", total, CIKB_RATE);
+    cikb_counter(s, "ns_per_char", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
+    cikb_counter(s, "frame_ms", iterations > 0 ? seconds * 1e3 / (double)iterations : 0.0, CIKB_PLAIN);
+    if (cpu_clock && total > 0) cikb_counter(s, "cpu_ns_per_char", cpu_seconds * 1e9 / total, CIKB_PLAIN);
+
+    /* the stages one by one, untimed by Google Benchmark */
+    static double t[S_COUNT][STAGE_FRAMES];
+    for (int k = 0; k < STAGE_FRAMES; ++k) {
+        foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
+        double t0 = wl_now();
+        cik_foot_crowd_probe(fx.crowd);
+        double t1 = wl_now();
+        cik_foot_crowd_ground_heightfield(fx.crowd, hf);
+        double t2 = wl_now();
+        cik_foot_crowd_place(fx.crowd, &o);
+        double t3 = wl_now();
+        cik_foot_crowd_solve(fx.crowd, &o);
+        double t4 = wl_now();
+        cik_foot_crowd_align(fx.crowd, &o);
+        double t5 = wl_now();
+        t[S_PROBE][k] = t1 - t0;
+        t[S_GROUND][k] = t2 - t1;
+        t[S_PLACE][k] = t3 - t2;
+        t[S_SOLVE][k] = t4 - t3;
+        t[S_ALIGN][k] = t5 - t4;
+    }
+    double sum = 0.0, median[S_COUNT];
+    for (int i = 0; i < S_COUNT; ++i) {
+        qsort(t[i], STAGE_FRAMES, sizeof(double), cmp_double);
+        median[i] = 0.5 * (t[i][STAGE_FRAMES / 2 - 1] + t[i][STAGE_FRAMES / 2]);
+        sum += median[i];
+        cikb_counter(s, stage_counter[i], median[i] * 1e3, CIKB_PLAIN);
+    }
+    cikb_counter(s, "solve_share", sum > 0 ? median[S_SOLVE] / sum : 0.0, CIKB_PLAIN);
+
+    const cik_batch *b = cik_foot_crowd_batch(fx.crowd);
+    double passes = 0.0, converged = 0.0;
+    for (int f = 0; f < 2 * characters; ++f) {
+        cik_result r;
+        cik_batch_result(b, f, &r);
+        passes += r.iterations;
+        converged += (r.flags & CIK_RESULT_CONVERGED) ? 1.0 : 0.0;
+    }
+    cikb_counter(s, "mean_passes", passes / (2.0 * characters), CIKB_PLAIN);
+    cikb_counter(s, "converged", converged / (2.0 * characters), CIKB_PLAIN);
+}
+
+static void add(int characters, int threads)
+{
+    static const char *const arg_names[] = {"characters", "threads"};
+    int64_t args[2] = {characters, threads};
+    cikb_bench *b = cikb_register("foot/frame", bm_frame, NULL);
+    cikb_arg_names(b, arg_names, 2);
+    cikb_args(b, args, 2);
+    cikb_use_manual_time(b);
+    cikb_time_unit(b, 'u');
+}
+
+void bench_foot_register(int quick)
+{
+    static const int full_sizes[] = {1000, 10000};
+    int nsizes = quick ? 1 : 2;
+    for (int z = 0; z < nsizes; ++z) {
+        add(full_sizes[z], 1);
+        add(full_sizes[z], 0);
+    }
+}
