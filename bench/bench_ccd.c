@@ -51,6 +51,7 @@ static double thread_cpu_now(void)
 typedef struct bench_case {
     wl_kind kind;
     int solver; /* a cik_backend, or SOLVER_TEXTBOOK* */
+    int plain;  /* 1: plain CCD (every convergence option zero), else the defaults */
 } bench_case;
 
 /* ---- fixtures: built once per (workload, size), reused by the runs ---- */
@@ -193,6 +194,12 @@ static void bm_ccd(cikb_state *s)
         converged = (double)conv / chains;
     } else {
         cik_options o = cik_default_options();
+        if (bc->plain) {
+            o.gain = o.max_step = 0.0f;
+            for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
+            o.hinge_aware = 0;
+            o.limb = CIK_LIMB_OFF;
+        }
         o.threshold = THRESHOLD;
         o.max_iterations = PASSES;
         o.backend = (cik_backend)bc->solver;
@@ -225,7 +232,10 @@ static void bm_ccd(cikb_state *s)
 
 static const wl_kind kinds[] = {WL_LEGS, WL_LEGS_NO_LIMITS, WL_SPINE, WL_TAIL};
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
-static bench_case cases[NKINDS][CIK_BACKEND_COUNT + 2];
+/* per workload: the backends with the default options, the textbook and its
+ * variant, then the backends solving plain CCD */
+#define PLAIN0 (CIK_BACKEND_COUNT + 2)
+static bench_case cases[NKINDS][2 * CIK_BACKEND_COUNT + 2];
 
 static void add(bench_case *bc, int chains, int threads)
 {
@@ -233,7 +243,7 @@ static void add(bench_case *bc, int chains, int threads)
     const char *solver = bc->solver == SOLVER_TEXTBOOK             ? "textbook"
                          : bc->solver == SOLVER_TEXTBOOK_NO_DEAD_ZONE ? "textbook-no-dead-zone"
                                                                       : cik_backend_name((cik_backend)bc->solver);
-    snprintf(name, sizeof name, "%s/%s", wl_name(bc->kind), solver);
+    snprintf(name, sizeof name, "%s/%s%s", wl_name(bc->kind), solver, bc->plain ? "-plain" : "");
     static const char *const arg_names[] = {"chains", "threads"};
     int64_t args[2] = {chains, threads};
     cikb_bench *b = cikb_register(name, bm_ccd, bc);
@@ -280,7 +290,10 @@ static void add_context(void)
 #ifdef __VERSION__
     cikb_add_context("compiler", __VERSION__);
 #endif
-    snprintf(buf, sizeof buf, "threshold %g, at most %d passes, seed %u", (double)THRESHOLD, PASSES, SEED);
+    snprintf(buf, sizeof buf,
+             "threshold %g, at most %d passes, seed %u; SOLVER: cik_default_options(), SOLVER-plain: every "
+             "convergence option zero (plain CCD)",
+             (double)THRESHOLD, PASSES, SEED);
     cikb_add_context("solver_options", buf);
 }
 
@@ -299,6 +312,8 @@ static void register_all(int quick)
         cases[k][CIK_BACKEND_COUNT].solver = SOLVER_TEXTBOOK;
         cases[k][CIK_BACKEND_COUNT + 1].kind = kinds[k];
         cases[k][CIK_BACKEND_COUNT + 1].solver = SOLVER_TEXTBOOK_NO_DEAD_ZONE;
+        for (int s = 0; s < CIK_BACKEND_COUNT; ++s)
+            cases[k][PLAIN0 + s].kind = kinds[k], cases[k][PLAIN0 + s].solver = s, cases[k][PLAIN0 + s].plain = 1;
     }
     /* Ordered so that consecutive runs share a fixture: workload, size,
      * threads, solver. */
@@ -312,6 +327,9 @@ static void register_all(int quick)
              * variant without the dead zone converges as crowdik does */
             add(&cases[k][CIK_BACKEND_COUNT], sizes[z], 1);
             add(&cases[k][CIK_BACKEND_COUNT + 1], sizes[z], 1);
+            /* plain CCD, the solver semantics exactly: one thread */
+            for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
+                if (cik_backend_available((cik_backend)be)) add(&cases[k][PLAIN0 + be], sizes[z], 1);
         }
     }
     bench_foot_register(quick);

@@ -27,7 +27,14 @@ import os
 import sys
 from collections import OrderedDict
 
-SOLVER_ORDER = ["textbook", "textbook-no-dead-zone", "reference", "scalar", "sse4.1", "avx2", "avx512", "neon"]
+SOLVER_ORDER = ["textbook", "textbook-no-dead-zone", "reference", "scalar", "sse4.1", "avx2", "avx512", "neon",
+                "reference-plain", "scalar-plain", "sse4.1-plain", "avx2-plain", "avx512-plain", "neon-plain"]
+
+
+def family(solver, base):
+    """The base solver of the same options family: "scalar" for "avx512",
+    "scalar-plain" for "avx512-plain"."""
+    return base + "-plain" if solver.endswith("-plain") else base
 WORKLOAD_ORDER = ["legs", "legs-no-limits", "spine", "tail"]
 COLORS = {
     "reference": "#7f7f7f",
@@ -227,7 +234,7 @@ def markdown(runs, context, args):
     machine = machine_name(context, args.machine)
     workloads = ordered({k[0] for k in runs}, WORKLOAD_ORDER)
     solvers = ordered({k[1] for k in runs}, SOLVER_ORDER)
-    kernels = [s for s in solvers if s not in TEXTBOOK and s != "reference"]
+    kernels = [s for s in solvers if s not in TEXTBOOK and s not in ("reference", "reference-plain")]
     sizes = sorted({k[2] for k in runs})
     out.append("# crowdik performance")
     out.append("")
@@ -268,8 +275,8 @@ def markdown(runs, context, args):
             s, fmt_ns(r.ns), fmt_ns(r.cpu_ns), r.chains_per_s / 1e6, r.steps_per_s / 1e6,
             fmt_x(speedup(runs, args.clock, w, s, n, 1, "textbook", 1)),
             fmt_x(speedup(runs, args.clock, w, s, n, 1, "textbook-no-dead-zone", 1)),
-            fmt_x(speedup(runs, args.clock, w, s, n, 1, "reference", 1)),
-            fmt_x(speedup(runs, args.clock, w, s, n, 1, "scalar", 1)) if s in kernels else "-",
+            fmt_x(speedup(runs, args.clock, w, s, n, 1, family(s, "reference"), 1)),
+            fmt_x(speedup(runs, args.clock, w, s, n, 1, family(s, "scalar"), 1)) if s in kernels else "-",
             r.passes, 100.0 * r.converged))
     out.append("")
 
@@ -281,7 +288,7 @@ def markdown(runs, context, args):
         out.append("| solver | " + " | ".join("%d" % z for z in big) + " |")
         out.append("|---|" + "---:|" * len(big))
         for s in solvers:
-            if s in TEXTBOOK:
+            if s in TEXTBOOK or s.endswith("-plain"):
                 continue
             cells = []
             for z in big:
@@ -305,15 +312,16 @@ def markdown(runs, context, args):
                 cells = [fmt_ns(runs[(wl, s, z, t)].ns) if (wl, s, z, t) in runs else "-" for z in sizes]
                 last = runs.get((wl, s, sizes[-1], t))
                 xt = speedup(runs, args.clock, wl, s, sizes[-1], t, "textbook", 1)
-                xr = speedup(runs, args.clock, wl, s, sizes[-1], t, "reference", t)
+                xr = speedup(runs, args.clock, wl, s, sizes[-1], t, family(s, "reference"), t)
                 out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
                     s, threads_label(t, context), " | ".join(cells), fmt_x(xt) if s not in TEXTBOOK else "-",
-                    fmt_x(xr) if s != "reference" else "-",
+                    fmt_x(xr) if s not in ("reference", "reference-plain") else "-",
                     "%.2f" % last.passes if last else "-", "%.1f %%" % (100 * last.converged) if last else "-"))
         out.append("")
     if kernels:
         out.append("SIMD efficiency (one thread, %s, %s): " % (w, args.clock) + ", ".join(
-            "%s %s" % (k, fmt_x(speedup(runs, args.clock, w, k, n, 1, "scalar", 1))) for k in kernels if k != "scalar")
+            "%s %s" % (k, fmt_x(speedup(runs, args.clock, w, k, n, 1, family(k, "scalar"), 1)))
+            for k in kernels if k not in ("scalar", "scalar-plain"))
             + " the chains per second of the scalar (1-lane) kernel at %d chains." % n)
         out.append("")
     return "\n".join(out) + "\n"
@@ -400,7 +408,8 @@ def svg_plot(runs, context, args):
     machine = machine_name(context, args.machine)
     workloads = ordered({k[0] for k in runs}, WORKLOAD_ORDER)
     solvers = ordered({k[1] for k in runs}, SOLVER_ORDER)
-    kernels = [s for s in solvers if s not in TEXTBOOK]
+    # the plot shows the default options; the plain CCD runs are in the tables
+    kernels = [s for s in solvers if s not in TEXTBOOK and not s.endswith("-plain")]
     sizes = sorted({k[2] for k in runs})
     has_all = any(k[3] == 0 for k in runs)
     pw, ph = 440, 250
