@@ -263,6 +263,20 @@ static void rd_options(reader *r, cik_options *o)
     o->backend = pick_backend(r);
     uint8_t th = rd_u8(r);
     o->threads = th >= 250 ? -1 : th % 4;
+    /* the convergence options: plain CCD, the defaults, or drawn (now and
+     * then out of range) */
+    uint8_t cv = rd_u8(r);
+    if (cv < 64) {
+        o->gain = o->max_step = 0.0f;
+        o->hinge_aware = 0;
+        o->limb = CIK_LIMB_OFF;
+    } else if (cv >= 192) {
+        o->gain = cv >= 250 ? rd_float(r) : 0.5f + 0.01f * (float)(rd_u8(r) % 150);
+        o->max_step = cv == 249 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 40);
+        o->weight[rd_u8(r) % CIK_MAX_JOINTS] = cv == 248 ? rd_float(r) : 0.02f * (float)(rd_u8(r) % 100);
+        o->hinge_aware = cv == 247 ? 3 : rd_u8(r) & 1;
+        o->limb = cv == 246 ? 7 : rd_u8(r) & 1;
+    }
 }
 
 /* A chain for set_chain: a generated one, then a few fields overwritten. */
@@ -276,7 +290,9 @@ static void rd_chain(reader *r, const program *pg, cik_chain *c)
     for (int e = 0; e < edits; ++e) {
         uint8_t field = rd_u8(r);
         int j = (field >> 4) % J;
-        switch (field % 14) {
+        switch (field % 16) {
+        case 14: c->pole = rd_vec(r); break;
+        case 15: c->pole_weight = rd_u8(r) >= 200 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 101); break;
         case 0: c->target = rd_vec(r); break;
         case 1: c->root_position = rd_vec(r); break;
         case 2: c->root_rotation = rd_quat(r); break;
@@ -330,7 +346,7 @@ static void parse(const uint8_t *data, size_t size, program *pg)
             break;
         case OP_BULK_WRITE:
             o->index = n > 0 ? rd_u8(r) % n : 0;
-            o->stream = rd_u8(r) % (10 + 4 * J);
+            o->stream = rd_u8(r) % (10 + 4 * J + 4);
             o->value = rd_float(r);
             break;
         case OP_BULK_SCALE:
@@ -422,6 +438,8 @@ static int solve_chain_ok(const cik_chain *c)
     int ok = and3(solve_vec_ok(c->target), solve_vec_ok(c->root_position));
     ok = and3(ok, solve_quat_ok(c->root_rotation));
     ok = and3(ok, solve_vec_ok(c->effector));
+    ok = and3(ok, solve_vec_ok(c->pole));
+    ok = and3(ok, c->pole_weight >= 0.0f && c->pole_weight <= 1.0f ? YES : NO);
     for (int j = 0; j < c->joint_count; ++j) {
         ok = and3(ok, solve_vec_ok(c->offset[j]));
         ok = and3(ok, solve_quat_ok(c->rotation[j]));
@@ -461,7 +479,8 @@ static int set_chain_ok(const cik_chain *c, int J)
 {
     if (c->joint_count != J) return NO;
     int ok = finite3(c->target) && in_range3(c->target) && finite3(c->root_position) &&
-                     in_range3(c->root_position) && finite3(c->effector) && in_range3(c->effector)
+                     in_range3(c->root_position) && finite3(c->effector) && in_range3(c->effector) &&
+                     finite3(c->pole) && in_range3(c->pole) && c->pole_weight >= 0.0f && c->pole_weight <= 1.0f
                  ? YES
                  : NO;
     ok = and3(ok, set_quat_ok(c->root_rotation));
@@ -523,6 +542,11 @@ static float *stream_at(const cik_streams *s, int k)
                               s->root_rotation_w};
     if (k < 10) return chain_level[k];
     k -= 10;
+    if (k >= 4 * s->joint_count) {
+        /* the pole streams, after the rotations */
+        float *pole[4] = {s->pole_x, s->pole_y, s->pole_z, s->pole_weight};
+        return pole[(k - 4 * s->joint_count) % 4];
+    }
     int j = k / 4;
     switch (k % 4) {
     case 0: return s->rotation_x[j];
@@ -535,6 +559,12 @@ static float *stream_at(const cik_streams *s, int k)
 static cik_status expected_solve_status(const cik_options *o)
 {
     if (!(o->threshold > 0.0f) || !isfinite(o->threshold) || o->max_iterations < 0 || o->threads < 0)
+        return CIK_ERROR_OPTIONS;
+    if (!(o->gain >= 0.0f && o->gain <= 2.0f) || !(o->max_step >= 0.0f && o->max_step <= 3.14159265f))
+        return CIK_ERROR_OPTIONS;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j)
+        if (!(o->weight[j] >= 0.0f && o->weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
+    if ((o->hinge_aware != 0 && o->hinge_aware != 1) || (o->limb != CIK_LIMB_OFF && o->limb != CIK_LIMB_AUTO))
         return CIK_ERROR_OPTIONS;
     if ((unsigned)o->backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
     if (!cik_backend_available(o->backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
@@ -809,7 +839,8 @@ static void apply(cik_batch *b, const program *pg, const op *o, int check)
     case OP_SET_CHAIN: {
         const cik_chain *in = &o->chain;
         CHECK(same_vec(c1->target, in->target) && same_vec(c1->root_position, in->root_position) &&
-                  same_vec(c1->effector, in->effector),
+                  same_vec(c1->effector, in->effector) && same_vec(c1->pole, in->pole) &&
+                  c1->pole_weight == in->pole_weight,
               "set_chain stored other vectors");
         expect_normalised(in->root_rotation, c1->root_rotation, "set_chain root rotation");
         for (int j = 0; j < J; ++j) {
