@@ -30,10 +30,14 @@ const char *cik_status_string(cik_status status)
     case CIK_ERROR_BACKEND_UNAVAILABLE: return "backend unavailable on this build or CPU";
     case CIK_ERROR_OPTIONS: return "bad options (threshold <= 0 or non-finite, max_iterations < 0, threads < 0, or a convergence option out of range)";
     case CIK_ERROR_NOT_UNIT: return "quaternion far from unit length";
-    case CIK_ERROR_RANGE: return "coordinate beyond CIK_MAX_COORDINATE";
+    case CIK_ERROR_RANGE: return "value out of range (coordinate beyond CIK_MAX_COORDINATE, or pole_weight outside [0, 1])";
     }
     return "unknown status";
 }
+
+/* The result streams are int32_t and uint32_t; cik_streams shows them as
+ * int and unsigned. */
+typedef char cik__int_is_32_bits[sizeof(int) == sizeof(int32_t) && sizeof(unsigned) == sizeof(uint32_t) ? 1 : -1];
 
 static size_t stream_count(int joint_count)
 {
@@ -386,6 +390,9 @@ cik_status cik_batch_streams(cik_batch *b, cik_streams *out)
     out->pole_y = cik__chain_stream(b, CIK__PLY);
     out->pole_z = cik__chain_stream(b, CIK__PLZ);
     out->pole_weight = cik__chain_stream(b, CIK__PLW);
+    out->result_error = (const float *)cik__result_stream(b, CIK__ERR);
+    out->result_iterations = (const int *)cik__result_stream(b, CIK__ITER);
+    out->result_flags = (const unsigned *)cik__result_stream(b, CIK__FLAGS);
     for (int j = 0; j < b->joint_count; ++j) {
         out->rotation_x[j] = cik__joint_stream(b, j, CIK__QX);
         out->rotation_y[j] = cik__joint_stream(b, j, CIK__QY);

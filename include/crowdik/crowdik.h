@@ -67,7 +67,7 @@ typedef enum cik_status {
     /** A null pointer, an index or count out of range, a joint count that
      *  does not match the batch's. */
     CIK_ERROR_ARGUMENT = 1,
-    /** A NaN or infinite value, or a quaternion far from unit length. */
+    /** A NaN or infinite value. */
     CIK_ERROR_NON_FINITE = 2,
     /** An unknown limit type, a zero axis, min_angle > max_angle, an angle
      *  outside [-pi, pi] or swing_max outside [0, pi]. */
@@ -81,7 +81,8 @@ typedef enum cik_status {
     CIK_ERROR_OPTIONS = 6,
     /** A quaternion whose length is far from 1 (more than 1e-2 off). */
     CIK_ERROR_NOT_UNIT = 7,
-    /** A finite coordinate beyond CIK_MAX_COORDINATE. */
+    /** A finite value out of its range: a coordinate beyond
+     *  CIK_MAX_COORDINATE, or a pole_weight outside [0, 1]. */
     CIK_ERROR_RANGE = 8
 } cik_status;
 
@@ -313,6 +314,11 @@ typedef struct cik_streams {
      *  weight outside [0, 1] or a bad pole coordinate makes the chain
      *  SKIPPED at solve time. */
     float *pole_x, *pole_y, *pole_z, *pole_weight;
+    /** The last solve's results per chain, read-only (the same values as
+     *  cik_batch_result: error, passes, CIK_RESULT_* flags). */
+    const float *result_error;
+    const int *result_iterations;
+    const unsigned *result_flags;
 } cik_streams;
 
 /** Fills `out` with the batch's stream pointers (unused joints get NULL). */
@@ -327,7 +333,12 @@ CIK_API cik_status cik_solve(cik_batch *batch, const cik_options *options);
 
 /** Result flags. */
 #define CIK_RESULT_CONVERGED 1u   /**< error < threshold */
-#define CIK_RESULT_UNREACHABLE 2u /**< target farther from joint 0 than the chain's reach */
+/** The target is farther from joint 0 than the chain's reach, the sum of its
+ *  bone lengths and effector offset (|o[j]| for j >= 1, plus |e|). Joint
+ *  limits are not considered: a target that only the limits keep out of
+ *  reach ends with neither CONVERGED nor UNREACHABLE, and an error that more
+ *  passes do not reduce; treat a large `error` as a gap in either case. */
+#define CIK_RESULT_UNREACHABLE 2u
 #define CIK_RESULT_SKIPPED 4u     /**< invalid data (non-finite, out of range, not unit): pose untouched, error NaN */
 
 /** One chain's outcome of the last solve. */
