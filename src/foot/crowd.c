@@ -337,6 +337,10 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* ------------------------------------------------------------------------ */
 /* The frame                                                                */
 
+/* Threads for a stage over n feet. With one, a stage runs its loop directly
+ * and never enters an OpenMP region: libgomp allocates and frees a team for
+ * a region even under if (0) once its pool has more threads, and a frame
+ * allocates nothing (tests/test_alloc.c counts). */
 static int thread_count(const cik_foot_options *o, int n)
 {
 #ifdef CIK_HAVE_OPENMP
@@ -361,34 +365,41 @@ static inline cik_quat pelvis_q(const cik_foot_crowd *cr, int c)
     return fm_qnorm(fm_q(cr->c[C_QX][c], cr->c[C_QY][c], cr->c[C_QZ][c], cr->c[C_QW][c]));
 }
 
+/* Stage 1 for foot f. */
+static inline void probe_foot(cik_foot_crowd *cr, int f)
+{
+    int c = f >> 1;
+    const cik_foot_leg *leg = &cr->legs[f];
+    cik_quat r = pelvis_q(cr, c);
+    cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
+    cik_quat w0 = fm_qmul(r, pose_q(cr, f, 0));
+    cik_quat w1 = fm_qmul(w0, pose_q(cr, f, 1));
+    cik_quat w2 = fm_qnorm(fm_qmul(w1, pose_q(cr, f, 2)));
+    cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
+                        fm_rot(w1, leg->shin));
+    cr->f[F_AAX][f] = a.x;
+    cr->f[F_AAY][f] = a.y;
+    cr->f[F_AAZ][f] = a.z;
+    cr->f[F_PROBEX][f] = a.x;
+    cr->f[F_PROBEZ][f] = a.z;
+    cr->f[F_AFX][f] = w2.x;
+    cr->f[F_AFY][f] = w2.y;
+    cr->f[F_AFZ][f] = w2.z;
+    cr->f[F_AFW][f] = w2.w;
+}
+
 cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
 {
     if (!cr) return CIK_ERROR_ARGUMENT;
     const int n = cr->feet;
     int nt = thread_count(NULL, n);
-    (void)nt;
+    if (nt > 1) {
 #ifdef CIK_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#pragma omp parallel for schedule(static) num_threads(nt)
 #endif
-    for (int f = 0; f < n; ++f) {
-        int c = f >> 1;
-        const cik_foot_leg *leg = &cr->legs[f];
-        cik_quat r = pelvis_q(cr, c);
-        cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
-        cik_quat w0 = fm_qmul(r, pose_q(cr, f, 0));
-        cik_quat w1 = fm_qmul(w0, pose_q(cr, f, 1));
-        cik_quat w2 = fm_qnorm(fm_qmul(w1, pose_q(cr, f, 2)));
-        cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
-                            fm_rot(w1, leg->shin));
-        cr->f[F_AAX][f] = a.x;
-        cr->f[F_AAY][f] = a.y;
-        cr->f[F_AAZ][f] = a.z;
-        cr->f[F_PROBEX][f] = a.x;
-        cr->f[F_PROBEZ][f] = a.z;
-        cr->f[F_AFX][f] = w2.x;
-        cr->f[F_AFY][f] = w2.y;
-        cr->f[F_AFZ][f] = w2.z;
-        cr->f[F_AFW][f] = w2.w;
+        for (int f = 0; f < n; ++f) probe_foot(cr, f);
+    } else {
+        for (int f = 0; f < n; ++f) probe_foot(cr, f);
     }
     return CIK_OK;
 }
@@ -468,6 +479,104 @@ static inline float drop_need(cik_vec3 hip, cik_vec3 t, float lim)
     return -sqrtf(lim * lim - h2) - v.y;
 }
 
+/* Stage 3 for character c and its two feet. */
+static inline void place_character(cik_foot_crowd *cr, const cik_foot_options *opt, float rise, float step,
+                                   int primed, int c)
+{
+    const cik_streams *bs = &cr->bs;
+    cik_quat r = pelvis_q(cr, c);
+    cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
+    float need = 0.0f;
+    for (int side = 0; side < 2; ++side) {
+        int f = 2 * c + side;
+        const cik_foot_leg *leg = &cr->legs[f];
+        float w = cr->f[F_WEIGHT][f];
+        w = w > 0.0f ? (w < 1.0f ? w : 1.0f) : 0.0f;
+        cik_vec3 a = fm_v(cr->f[F_AAX][f], cr->f[F_AAY][f], cr->f[F_AAZ][f]);
+        cik_vec3 n = fm_v(cr->f[F_CNX][f], cr->f[F_CNY][f], cr->f[F_CNZ][f]);
+        float nl = fm_len(n);
+        n = nl > 1e-6f ? fm_scale(n, 1.0f / nl) : fm_v(0, 1, 0);
+        /* planted: the ankle above the contact along the normal */
+        cik_vec3 tp = fm_add(fm_v(a.x, cr->f[F_CY][f], a.z), fm_scale(n, leg->ankle_height));
+        cik_vec3 t = fm_add(a, fm_scale(fm_sub(tp, a), w));
+        if (t.y < tp.y) t.y = tp.y; /* no foot below the ground */
+        cr->f[F_TX][f] = t.x;
+        cr->f[F_TY][f] = t.y;
+        cr->f[F_TZ][f] = t.z;
+        bs->target_x[f] = t.x;
+        bs->target_y[f] = t.y;
+        bs->target_z[f] = t.z;
+        /* desired foot orientation: the animated one, turned so the sole
+         * lies on the ground normal, blended by the weight */
+        cik_quat af = fm_q(cr->f[F_AFX][f], cr->f[F_AFY][f], cr->f[F_AFZ][f], cr->f[F_AFW][f]);
+        cik_vec3 sole = fm_rot(af, leg->sole_normal);
+        cik_quat df = w > 0.0f ? fm_qmul(fm_arc(sole, n), af) : af;
+        if (w < 1.0f) df = fm_nlerp(af, df, w);
+        cr->f[F_DFX][f] = df.x;
+        cr->f[F_DFY][f] = df.y;
+        cr->f[F_DFZ][f] = df.z;
+        cr->f[F_DFW][f] = df.w;
+        /* pelvis: what this foot needs beyond the leg's comfortable
+         * reach (or beyond the animation's own extension, if longer) */
+        cik_vec3 hip = fm_add(p, fm_rot(r, leg->hip));
+        float lim = cr->reach[f] * (1.0f - opt->reach_margin);
+        float anim = fm_len(fm_sub(a, hip));
+        if (anim > lim) lim = anim;
+        float nd = drop_need(hip, t, lim);
+        if (nd > need) need = nd;
+    }
+    if (need > opt->max_pelvis_drop) need = opt->max_pelvis_drop;
+    float s = cr->c[C_STATE][c];
+    if (!primed || !isfinite(s)) s = need;
+    else if (need > s) s = need < s + step ? need : s + step;
+    else s = need + (s - need) * rise;
+    cr->c[C_STATE][c] = s;
+    cr->c[C_DROP][c] = s;
+    cik_vec3 pl = fm_v(p.x, p.y - s, p.z);
+    for (int side = 0; side < 2; ++side) {
+        int f = 2 * c + side;
+        const cik_foot_leg *leg = &cr->legs[f];
+        bs->root_position_x[f] = pl.x;
+        bs->root_position_y[f] = pl.y;
+        bs->root_position_z[f] = pl.z;
+        bs->root_rotation_x[f] = r.x;
+        bs->root_rotation_y[f] = r.y;
+        bs->root_rotation_z[f] = r.z;
+        bs->root_rotation_w[f] = r.w;
+        /* start pose: the animation clamped into the limits, seeded */
+        cik_quat q[3];
+        for (int j = 0; j < 3; ++j) q[j] = cik_foot_apply_limit(&leg->limit[j], pose_q(cr, f, j));
+        cik_vec3 t = fm_v(cr->f[F_TX][f], cr->f[F_TY][f], cr->f[F_TZ][f]);
+        cik_vec3 hip = fm_add(pl, fm_rot(r, leg->hip));
+        /* a target still out of reach after the pelvis drop is pulled in
+         * to the reach: the leg then points at it, knee not locked */
+        {
+            cik_vec3 a = fm_v(cr->f[F_AAX][f], cr->f[F_AAY][f], cr->f[F_AAZ][f]);
+            cik_vec3 ahip = fm_add(p, fm_rot(r, leg->hip));
+            float lim = cr->reach[f] * (1.0f - opt->reach_margin);
+            float anim = fm_len(fm_sub(a, ahip));
+            if (anim > lim) lim = anim;
+            cik_vec3 v = fm_sub(t, hip);
+            float d = fm_len(v);
+            if (d > lim) {
+                t = fm_add(hip, fm_scale(v, lim / d));
+                cr->f[F_TX][f] = bs->target_x[f] = t.x;
+                cr->f[F_TY][f] = bs->target_y[f] = t.y;
+                cr->f[F_TZ][f] = bs->target_z[f] = t.z;
+            }
+        }
+        /* a start pose that already meets the target is left alone */
+        cik_vec3 e = fm_add(hip, fm_rot(fm_qmul(r, q[0]), fm_add(leg->thigh, fm_rot(q[1], leg->shin))));
+        if (fm_len(fm_sub(e, t)) >= opt->solver.threshold) seed_leg(leg, opt->start, r, hip, t, q);
+        for (int j = 0; j < 3; ++j) {
+            bs->rotation_x[j][f] = q[j].x;
+            bs->rotation_y[j][f] = q[j].y;
+            bs->rotation_z[j][f] = q[j].z;
+            bs->rotation_w[j][f] = q[j].w;
+        }
+    }
+}
+
 cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
     cik_foot_options defaults = cik_foot_default_options();
@@ -479,104 +588,14 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
     const float rise = opt->pelvis_rise_time > 0.0f ? expf(-opt->dt / opt->pelvis_rise_time) : 0.0f;
     const float step = opt->pelvis_drop_speed * opt->dt;
     const int primed = cr->primed;
-    const cik_streams *bs = &cr->bs;
     int nt = thread_count(opt, 2 * nc);
-    (void)nt;
+    if (nt > 1) {
 #ifdef CIK_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#pragma omp parallel for schedule(static) num_threads(nt)
 #endif
-    for (int c = 0; c < nc; ++c) {
-        cik_quat r = pelvis_q(cr, c);
-        cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
-        float need = 0.0f;
-        for (int side = 0; side < 2; ++side) {
-            int f = 2 * c + side;
-            const cik_foot_leg *leg = &cr->legs[f];
-            float w = cr->f[F_WEIGHT][f];
-            w = w > 0.0f ? (w < 1.0f ? w : 1.0f) : 0.0f;
-            cik_vec3 a = fm_v(cr->f[F_AAX][f], cr->f[F_AAY][f], cr->f[F_AAZ][f]);
-            cik_vec3 n = fm_v(cr->f[F_CNX][f], cr->f[F_CNY][f], cr->f[F_CNZ][f]);
-            float nl = fm_len(n);
-            n = nl > 1e-6f ? fm_scale(n, 1.0f / nl) : fm_v(0, 1, 0);
-            /* planted: the ankle above the contact along the normal */
-            cik_vec3 tp = fm_add(fm_v(a.x, cr->f[F_CY][f], a.z), fm_scale(n, leg->ankle_height));
-            cik_vec3 t = fm_add(a, fm_scale(fm_sub(tp, a), w));
-            if (t.y < tp.y) t.y = tp.y; /* no foot below the ground */
-            cr->f[F_TX][f] = t.x;
-            cr->f[F_TY][f] = t.y;
-            cr->f[F_TZ][f] = t.z;
-            bs->target_x[f] = t.x;
-            bs->target_y[f] = t.y;
-            bs->target_z[f] = t.z;
-            /* desired foot orientation: the animated one, turned so the sole
-             * lies on the ground normal, blended by the weight */
-            cik_quat af = fm_q(cr->f[F_AFX][f], cr->f[F_AFY][f], cr->f[F_AFZ][f], cr->f[F_AFW][f]);
-            cik_vec3 sole = fm_rot(af, leg->sole_normal);
-            cik_quat df = w > 0.0f ? fm_qmul(fm_arc(sole, n), af) : af;
-            if (w < 1.0f) df = fm_nlerp(af, df, w);
-            cr->f[F_DFX][f] = df.x;
-            cr->f[F_DFY][f] = df.y;
-            cr->f[F_DFZ][f] = df.z;
-            cr->f[F_DFW][f] = df.w;
-            /* pelvis: what this foot needs beyond the leg's comfortable
-             * reach (or beyond the animation's own extension, if longer) */
-            cik_vec3 hip = fm_add(p, fm_rot(r, leg->hip));
-            float lim = cr->reach[f] * (1.0f - opt->reach_margin);
-            float anim = fm_len(fm_sub(a, hip));
-            if (anim > lim) lim = anim;
-            float nd = drop_need(hip, t, lim);
-            if (nd > need) need = nd;
-        }
-        if (need > opt->max_pelvis_drop) need = opt->max_pelvis_drop;
-        float s = cr->c[C_STATE][c];
-        if (!primed || !isfinite(s)) s = need;
-        else if (need > s) s = need < s + step ? need : s + step;
-        else s = need + (s - need) * rise;
-        cr->c[C_STATE][c] = s;
-        cr->c[C_DROP][c] = s;
-        cik_vec3 pl = fm_v(p.x, p.y - s, p.z);
-        for (int side = 0; side < 2; ++side) {
-            int f = 2 * c + side;
-            const cik_foot_leg *leg = &cr->legs[f];
-            bs->root_position_x[f] = pl.x;
-            bs->root_position_y[f] = pl.y;
-            bs->root_position_z[f] = pl.z;
-            bs->root_rotation_x[f] = r.x;
-            bs->root_rotation_y[f] = r.y;
-            bs->root_rotation_z[f] = r.z;
-            bs->root_rotation_w[f] = r.w;
-            /* start pose: the animation clamped into the limits, seeded */
-            cik_quat q[3];
-            for (int j = 0; j < 3; ++j) q[j] = cik_foot_apply_limit(&leg->limit[j], pose_q(cr, f, j));
-            cik_vec3 t = fm_v(cr->f[F_TX][f], cr->f[F_TY][f], cr->f[F_TZ][f]);
-            cik_vec3 hip = fm_add(pl, fm_rot(r, leg->hip));
-            /* a target still out of reach after the pelvis drop is pulled in
-             * to the reach: the leg then points at it, knee not locked */
-            {
-                cik_vec3 a = fm_v(cr->f[F_AAX][f], cr->f[F_AAY][f], cr->f[F_AAZ][f]);
-                cik_vec3 ahip = fm_add(p, fm_rot(r, leg->hip));
-                float lim = cr->reach[f] * (1.0f - opt->reach_margin);
-                float anim = fm_len(fm_sub(a, ahip));
-                if (anim > lim) lim = anim;
-                cik_vec3 v = fm_sub(t, hip);
-                float d = fm_len(v);
-                if (d > lim) {
-                    t = fm_add(hip, fm_scale(v, lim / d));
-                    cr->f[F_TX][f] = bs->target_x[f] = t.x;
-                    cr->f[F_TY][f] = bs->target_y[f] = t.y;
-                    cr->f[F_TZ][f] = bs->target_z[f] = t.z;
-                }
-            }
-            /* a start pose that already meets the target is left alone */
-            cik_vec3 e = fm_add(hip, fm_rot(fm_qmul(r, q[0]), fm_add(leg->thigh, fm_rot(q[1], leg->shin))));
-            if (fm_len(fm_sub(e, t)) >= opt->solver.threshold) seed_leg(leg, opt->start, r, hip, t, q);
-            for (int j = 0; j < 3; ++j) {
-                bs->rotation_x[j][f] = q[j].x;
-                bs->rotation_y[j][f] = q[j].y;
-                bs->rotation_z[j][f] = q[j].z;
-                bs->rotation_w[j][f] = q[j].w;
-            }
-        }
+        for (int c = 0; c < nc; ++c) place_character(cr, opt, rise, step, primed, c);
+    } else {
+        for (int c = 0; c < nc; ++c) place_character(cr, opt, rise, step, primed, c);
     }
     cr->primed = 1;
     return CIK_OK;
@@ -590,44 +609,51 @@ cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
     return cik_solve(cr->batch, &opt->solver);
 }
 
+/* Stage 5 for foot f. */
+static inline void align_foot(cik_foot_crowd *cr, int f)
+{
+    const cik_streams *bs = &cr->bs;
+    const cik_foot_leg *leg = &cr->legs[f];
+    cik_quat r = fm_q(bs->root_rotation_x[f], bs->root_rotation_y[f], bs->root_rotation_z[f],
+                      bs->root_rotation_w[f]);
+    cik_vec3 p = fm_v(bs->root_position_x[f], bs->root_position_y[f], bs->root_position_z[f]);
+    cik_quat q0 = fm_q(bs->rotation_x[0][f], bs->rotation_y[0][f], bs->rotation_z[0][f],
+                       bs->rotation_w[0][f]);
+    cik_quat q1 = fm_q(bs->rotation_x[1][f], bs->rotation_y[1][f], bs->rotation_z[1][f],
+                       bs->rotation_w[1][f]);
+    cik_quat w0 = fm_qmul(r, q0);
+    cik_quat w1 = fm_qmul(w0, q1);
+    cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
+                        fm_rot(w1, leg->shin));
+    cik_quat df = fm_q(cr->f[F_DFX][f], cr->f[F_DFY][f], cr->f[F_DFZ][f], cr->f[F_DFW][f]);
+    cik_quat q2 = fm_qnorm(fm_qmul(fm_qconj(w1), df));
+    q2 = cik_foot_apply_limit(&leg->limit[2], q2);
+    bs->rotation_x[2][f] = q2.x;
+    bs->rotation_y[2][f] = q2.y;
+    bs->rotation_z[2][f] = q2.z;
+    bs->rotation_w[2][f] = q2.w;
+    cik_quat w2 = fm_qnorm(fm_qmul(w1, q2));
+    cr->f[F_AX][f] = a.x;
+    cr->f[F_AY][f] = a.y;
+    cr->f[F_AZ][f] = a.z;
+    cr->f[F_FQX][f] = w2.x;
+    cr->f[F_FQY][f] = w2.y;
+    cr->f[F_FQZ][f] = w2.z;
+    cr->f[F_FQW][f] = w2.w;
+}
+
 cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
     if (!cr) return CIK_ERROR_ARGUMENT;
     const int n = cr->feet;
-    const cik_streams *bs = &cr->bs;
     int nt = thread_count(opt, n);
-    (void)nt;
+    if (nt > 1) {
 #ifdef CIK_HAVE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+#pragma omp parallel for schedule(static) num_threads(nt)
 #endif
-    for (int f = 0; f < n; ++f) {
-        const cik_foot_leg *leg = &cr->legs[f];
-        cik_quat r = fm_q(bs->root_rotation_x[f], bs->root_rotation_y[f], bs->root_rotation_z[f],
-                          bs->root_rotation_w[f]);
-        cik_vec3 p = fm_v(bs->root_position_x[f], bs->root_position_y[f], bs->root_position_z[f]);
-        cik_quat q0 = fm_q(bs->rotation_x[0][f], bs->rotation_y[0][f], bs->rotation_z[0][f],
-                           bs->rotation_w[0][f]);
-        cik_quat q1 = fm_q(bs->rotation_x[1][f], bs->rotation_y[1][f], bs->rotation_z[1][f],
-                           bs->rotation_w[1][f]);
-        cik_quat w0 = fm_qmul(r, q0);
-        cik_quat w1 = fm_qmul(w0, q1);
-        cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
-                            fm_rot(w1, leg->shin));
-        cik_quat df = fm_q(cr->f[F_DFX][f], cr->f[F_DFY][f], cr->f[F_DFZ][f], cr->f[F_DFW][f]);
-        cik_quat q2 = fm_qnorm(fm_qmul(fm_qconj(w1), df));
-        q2 = cik_foot_apply_limit(&leg->limit[2], q2);
-        bs->rotation_x[2][f] = q2.x;
-        bs->rotation_y[2][f] = q2.y;
-        bs->rotation_z[2][f] = q2.z;
-        bs->rotation_w[2][f] = q2.w;
-        cik_quat w2 = fm_qnorm(fm_qmul(w1, q2));
-        cr->f[F_AX][f] = a.x;
-        cr->f[F_AY][f] = a.y;
-        cr->f[F_AZ][f] = a.z;
-        cr->f[F_FQX][f] = w2.x;
-        cr->f[F_FQY][f] = w2.y;
-        cr->f[F_FQZ][f] = w2.z;
-        cr->f[F_FQW][f] = w2.w;
+        for (int f = 0; f < n; ++f) align_foot(cr, f);
+    } else {
+        for (int f = 0; f < n; ++f) align_foot(cr, f);
     }
     return CIK_OK;
 }
