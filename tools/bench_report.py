@@ -89,11 +89,22 @@ class Run:
         return self.ns
 
 
+class InputError(Exception):
+    """A JSON file that cannot be read or is not crowdik_bench output."""
+
+
 def load(paths):
     runs, context = OrderedDict(), None
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except OSError as e:
+            raise InputError("cannot read %s: %s" % (path, e.strerror or e))
+        except ValueError as e:
+            raise InputError("%s is not JSON: %s" % (path, e))
+        if not isinstance(data, dict) or not isinstance(data.get("benchmarks", []), list):
+            raise InputError("%s is not crowdik_bench JSON output (no benchmarks list)" % path)
         if context is None:
             context = data.get("context", {})
         for b in data.get("benchmarks", []):
@@ -102,7 +113,10 @@ def load(paths):
             name = b.get("run_name", b.get("name", ""))
             if name.count("/") < 3:
                 continue
-            r = Run(b)
+            try:
+                r = Run(b)
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
+                raise InputError("%s: unreadable benchmark %r: %s" % (path, name, e))
             old = runs.get(r.key())
             if old is None or (r.ns > 0 and r.ns < old.ns):
                 if old is not None and old.cpu_ns is not None and r.cpu_ns is not None:
@@ -400,21 +414,29 @@ def svg_plot(runs, context, args):
 
 def main(argv):
     args = parse_args(argv)
-    runs, context = load(args.json)
+    try:
+        runs, context = load(args.json)
+    except InputError as e:
+        print("bench_report: %s" % e, file=sys.stderr)
+        return 2
     if not runs:
         print("bench_report: no crowdik_bench results in %s" % ", ".join(args.json), file=sys.stderr)
         return 1
     md = markdown(runs, context, args)
-    if args.svg:
-        with open(args.svg, "w") as f:
-            f.write(svg_plot(runs, context, args))
-        where = os.path.dirname(os.path.abspath(args.markdown)) if args.markdown else os.getcwd()
-        md += "\n![speed-up against batch size](%s)\n" % os.path.relpath(os.path.abspath(args.svg), where)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(md)
-    else:
-        sys.stdout.write(md)
+    try:
+        if args.svg:
+            with open(args.svg, "w") as f:
+                f.write(svg_plot(runs, context, args))
+            where = os.path.dirname(os.path.abspath(args.markdown)) if args.markdown else os.getcwd()
+            md += "\n![speed-up against batch size](%s)\n" % os.path.relpath(os.path.abspath(args.svg), where)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(md)
+        else:
+            sys.stdout.write(md)
+    except OSError as e:
+        print("bench_report: cannot write %s: %s" % (e.filename or "the output", e.strerror or e), file=sys.stderr)
+        return 1
     return 0
 
 
