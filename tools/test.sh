@@ -43,6 +43,14 @@ jobs=$(nproc)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCROWDIK_WERROR=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
+# CTest hides a passing test's output: the fuzzers' execution counts.
+for log in "$build"/tests/fuzz/fuzz-*/fuzz.log; do
+    [ -f "$log" ] || continue
+    t=$(basename "$(dirname "$log")")
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
+    echo "crowdik: ${t/-/_}: ${runs:-?} executions (${rate:-?} per second) in ${FUZZ_SECONDS}s"
+done
 
 # The Criterion suites again under AddressSanitizer and UBSan: any report
 # fails the test (-fno-sanitize-recover=all), and every test ends with a leak
