@@ -1,9 +1,12 @@
 /*
- * cik_solve allocates nothing: the C allocator is interposed in this
- * executable (forwarding to glibc's own entry points) and every call made
- * while counting is on is counted, from any thread.
+ * cik_solve and the foot-placement frame allocate nothing: the C allocator
+ * is interposed in this executable (forwarding to glibc's own entry points)
+ * and every call made while counting is on is counted, from any thread.
+ * Both are checked on every backend this CPU runs, with one and two threads.
  */
 #include "common.h"
+
+#include <crowdik/foot.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define T_NO_INTERPOSE 1
@@ -132,9 +135,129 @@ Test(alloc, solve_allocates_nothing)
     cik_batch_destroy(b);
 }
 
+static cik_limit limit_of(cik_limit_type type, float ax, float ay, float az, float lo, float hi, float swing)
+{
+    cik_limit l;
+    memset(&l, 0, sizeof l);
+    l.type = type;
+    l.axis = t_v3(ax, ay, az);
+    l.min_angle = lo;
+    l.max_angle = hi;
+    l.swing_max = swing;
+    return l;
+}
+
+/* Heights of a 5 cm bump field, 33 x 33 samples, 0.5 m apart. */
+enum { HF_N = 33 };
+static float hf_heights[HF_N * HF_N];
+
+/* Frames of a crowd on every backend, one and two threads; returns the
+ * frames checked. */
+static int foot_frames(int characters)
+{
+    cik_foot_leg legs[2];
+    memset(legs, 0, sizeof legs);
+    for (int s = 0; s < 2; ++s) {
+        legs[s].hip = t_v3(s ? -0.1f : 0.1f, -0.05f, 0);
+        legs[s].thigh = t_v3(0, -0.45f, 0);
+        legs[s].shin = t_v3(0, -0.42f, 0);
+        legs[s].limit[0] = limit_of(CIK_LIMIT_SWING_TWIST, 0, -1, 0, -0.6f, 0.6f, 1.5f);
+        legs[s].limit[1] = limit_of(CIK_LIMIT_HINGE, 1, 0, 0, 0.0f, 2.6f, 0);
+        legs[s].limit[2] = limit_of(CIK_LIMIT_SWING_TWIST, 0, -1, 0, -0.35f, 0.35f, 0.7f);
+        legs[s].sole_normal = t_v3(0, 1, 0);
+        legs[s].ankle_height = 0.06f;
+    }
+    for (int iz = 0; iz < HF_N; ++iz)
+        for (int ix = 0; ix < HF_N; ++ix)
+            hf_heights[iz * HF_N + ix] = 0.05f * sinf(0.7f * (float)ix) * cosf(0.9f * (float)iz);
+    cik_heightfield hf = {-8.0f, -8.0f, 0.5f, 0.5f, HF_N, HF_N, hf_heights};
+
+    cik_foot_crowd *crowd = NULL;
+    cr_assert_eq(cik_foot_crowd_create(characters, legs, &crowd), CIK_OK);
+    cik_foot_streams st;
+    cr_assert_eq(cik_foot_crowd_streams(crowd, &st), CIK_OK);
+    /* characters on a grid, a slight stance: hips and knees bent */
+    cik_quat hip = t_angle_axis(-0.3, 1, 0, 0), knee = t_angle_axis(0.5, 1, 0, 0),
+             ankle = t_angle_axis(-0.2, 1, 0, 0);
+    for (int c = 0; c < characters; ++c) {
+        st.pelvis_x[c] = -7.0f + 0.8f * (float)(c % 18);
+        st.pelvis_y[c] = 0.93f;
+        st.pelvis_z[c] = -7.0f + 0.8f * (float)(c / 18);
+        st.pelvis_qx[c] = st.pelvis_qy[c] = st.pelvis_qz[c] = 0.0f;
+        st.pelvis_qw[c] = 1.0f;
+        for (int side = 0; side < 2; ++side) {
+            int f = 2 * c + side;
+            const cik_quat q[3] = {hip, knee, ankle};
+            for (int j = 0; j < 3; ++j) {
+                st.pose_x[j][f] = q[j].x;
+                st.pose_y[j][f] = q[j].y;
+                st.pose_z[j][f] = q[j].z;
+                st.pose_w[j][f] = q[j].w;
+            }
+            st.weight[f] = side ? 1.0f : 0.5f;
+        }
+    }
+    /* the first frame may set up OpenMP's thread pool */
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.threads = 2;
+    cr_assert_eq(cik_foot_crowd_frame(crowd, &hf, &o), CIK_OK);
+    int checked = 0;
+    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
+        cik_backend be = t_backends[bi];
+        if (!t_backend_usable(be)) continue;
+        for (int threads = 1; threads <= 2; ++threads) {
+            o = cik_foot_default_options();
+            o.solver.backend = be;
+            o.solver.threads = threads;
+            for (int frame = 0; frame < 2; ++frame) {
+                atomic_store(&calls, 0);
+                atomic_store(&counting, 1);
+                cik_status s = cik_foot_crowd_frame(crowd, &hf, &o);
+                atomic_store(&counting, 0);
+                cr_assert_eq(s, CIK_OK, "%s: frame refused", cik_backend_name(be));
+                long c = atomic_load(&calls);
+                cr_assert_eq(c, 0, "%s with %d threads, frame %d: %ld allocator calls during cik_foot_crowd_frame",
+                             cik_backend_name(be), threads, frame, c);
+                ++checked;
+            }
+        }
+    }
+    /* the stages one by one, and a refused frame */
+    atomic_store(&calls, 0);
+    atomic_store(&counting, 1);
+    cik_status s1 = cik_foot_crowd_probe(crowd), s2 = cik_foot_crowd_ground_heightfield(crowd, &hf),
+               s3 = cik_foot_crowd_place(crowd, &o), s4 = cik_foot_crowd_solve(crowd, &o),
+               s5 = cik_foot_crowd_align(crowd, &o);
+    cik_foot_options bad = o;
+    bad.dt = -1.0f;
+    cik_status s6 = cik_foot_crowd_frame(crowd, &hf, &bad);
+    atomic_store(&counting, 0);
+    cr_assert(s1 == CIK_OK && s2 == CIK_OK && s3 == CIK_OK && s4 == CIK_OK && s5 == CIK_OK);
+    cr_assert_neq(s6, CIK_OK, "a negative dt was accepted");
+    cr_assert_eq(atomic_load(&calls), 0, "%ld allocator calls in the separate stages", atomic_load(&calls));
+    cik_foot_crowd_destroy(crowd);
+    return checked;
+}
+
+Test(alloc, foot_frame_allocates_nothing)
+{
+    /* 600 feet: the stages run on the calling thread, the solve on two;
+     * 2200 feet: the stages run on two threads too */
+    const int sizes[] = {300, 1100};
+    for (int k = 0; k < 2; ++k) {
+        int checked = foot_frames(sizes[k]);
+        cr_log_info("alloc: %d foot-placement frames of %d characters made no allocator call", checked, sizes[k]);
+    }
+}
+
 #else
 
 Test(alloc, solve_allocates_nothing)
+{
+    cr_skip_test("the allocator cannot be interposed in this build (sanitizer or not glibc)");
+}
+
+Test(alloc, foot_frame_allocates_nothing)
 {
     cr_skip_test("the allocator cannot be interposed in this build (sanitizer or not glibc)");
 }

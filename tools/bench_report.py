@@ -132,11 +132,22 @@ def foot_markdown(foot, context):
     return "\n".join(out) + "\n"
 
 
+class InputError(Exception):
+    """A JSON file that cannot be read or is not crowdik_bench output."""
+
+
 def load(paths):
     runs, foot, context = OrderedDict(), OrderedDict(), None
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except OSError as e:
+            raise InputError("cannot read %s: %s" % (path, e.strerror or e))
+        except ValueError as e:
+            raise InputError("%s is not JSON: %s" % (path, e))
+        if not isinstance(data, dict) or not isinstance(data.get("benchmarks", []), list):
+            raise InputError("%s is not crowdik_bench JSON output (no benchmarks list)" % path)
         if context is None:
             context = data.get("context", {})
         for b in data.get("benchmarks", []):
@@ -146,12 +157,18 @@ def load(paths):
             if name.count("/") < 3:
                 continue
             if name.startswith("foot/"):
-                f = FootRun(b)
+                try:
+                    f = FootRun(b)
+                except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
+                    raise InputError("%s: unreadable benchmark %r: %s" % (path, name, e))
                 old = foot.get(f.key())
                 if old is None or (f.ms > 0 and f.ms < old.ms):
                     foot[f.key()] = f
                 continue
-            r = Run(b)
+            try:
+                r = Run(b)
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
+                raise InputError("%s: unreadable benchmark %r: %s" % (path, name, e))
             old = runs.get(r.key())
             if old is None or (r.ns > 0 and r.ns < old.ns):
                 if old is not None and old.cpu_ns is not None and r.cpu_ns is not None:
@@ -451,23 +468,31 @@ def svg_plot(runs, context, args):
 
 def main(argv):
     args = parse_args(argv)
-    runs, foot, context = load(args.json)
+    try:
+        runs, foot, context = load(args.json)
+    except InputError as e:
+        print("bench_report: %s" % e, file=sys.stderr)
+        return 2
     if not runs and not foot:
         print("bench_report: no crowdik_bench results in %s" % ", ".join(args.json), file=sys.stderr)
         return 1
     md = markdown(runs, context, args) if runs else "# crowdik performance\n\n"
     if foot:
         md += "\n" + foot_markdown(foot, context)
-    if args.svg and runs:
-        with open(args.svg, "w") as f:
-            f.write(svg_plot(runs, context, args))
-        where = os.path.dirname(os.path.abspath(args.markdown)) if args.markdown else os.getcwd()
-        md += "\n![speed-up against batch size](%s)\n" % os.path.relpath(os.path.abspath(args.svg), where)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(md)
-    else:
-        sys.stdout.write(md)
+    try:
+        if args.svg and runs:
+            with open(args.svg, "w") as f:
+                f.write(svg_plot(runs, context, args))
+            where = os.path.dirname(os.path.abspath(args.markdown)) if args.markdown else os.getcwd()
+            md += "\n![speed-up against batch size](%s)\n" % os.path.relpath(os.path.abspath(args.svg), where)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(md)
+        else:
+            sys.stdout.write(md)
+    except OSError as e:
+        print("bench_report: cannot write %s: %s" % (e.filename or "the output", e.strerror or e), file=sys.stderr)
+        return 1
     return 0
 
 

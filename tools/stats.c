@@ -38,22 +38,33 @@ static int run(wl_kind kind, int joints, int chains, cik_backend be, int passes,
 int main(int argc, char **argv)
 {
     int chains = 10000;
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: crowdik_stats [CHAINS]\nSolves CHAINS (default 10000) generated chains per workload with\n"
+               "the reference and the best kernel, threshold 1e-3, and prints statistics.\n");
+        return 0;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "crowdik_stats: one argument at most, CHAINS (try --help)\n");
+        return 2;
+    }
     if (argc > 1) {
-        if (!strcmp(argv[1], "--help")) {
-            printf("usage: crowdik_stats [CHAINS]\nSolves CHAINS (default 10000) generated chains per workload with\n"
-                   "the reference and the best kernel, threshold 1e-3, and prints statistics.\n");
-            return 0;
-        }
         char *end;
         long v = strtol(argv[1], &end, 10);
-        if (*end || v < 1 || v > 10000000) {
-            fprintf(stderr, "crowdik_stats: CHAINS must be an integer in [1, 10000000]\n");
+        if (argv[1][0] == '-' && !(argv[1][1] >= '0' && argv[1][1] <= '9')) {
+            fprintf(stderr, "crowdik_stats: unknown option '%s' (try --help)\n", argv[1]);
+            return 2;
+        }
+        if (!argv[1][0] || *end || v < 1 || v > 10000000) {
+            fprintf(stderr, "crowdik_stats: CHAINS must be an integer in [1, 10000000], not '%s'\n", argv[1]);
             return 2;
         }
         chains = (int)v;
     }
     float *scratch = malloc(sizeof(float) * (size_t)chains);
-    if (!scratch) return 1;
+    if (!scratch) {
+        fprintf(stderr, "crowdik_stats: out of memory\n");
+        return 1;
+    }
     cik_backend best = cik_backend_best();
     printf("crowdik %s: %d chains per row, threshold 1 mm (errors in mm), best kernel %s\n\n", cik_version(),
            chains, cik_backend_name(best));

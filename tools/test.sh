@@ -3,14 +3,20 @@
 # run as root), builds everything warning-free with -Werror, and runs every
 # test through CTest: the Criterion suites, the validation tool on every
 # backend this CPU runs, the aarch64 cross build under qemu, the benchmark
-# quick mode and the sanitizer build.
+# quick mode, the tools' bad-input checks, valgrind, the libFuzzer targets
+# (a bounded run each) and the sanitizer build.
 #
-#   tools/test.sh            # from the repository root
+#   tools/test.sh                      # from the repository root
 #   BUILD_DIR=out tools/test.sh
+#   FUZZ_SECONDS=600 tools/test.sh     # fuzz each target longer (default 60 s)
+#   FUZZ_SECONDS=0 tools/test.sh       # only build the fuzz targets and run their seeds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=(libcriterion-dev pkg-config libbenchmark-dev g++ gcc-aarch64-linux-gnu qemu-user valgrind)
+# clang-14 and libclang-rt-14-dev (compiler-rt: libFuzzer and the
+# sanitizer runtimes for clang) build the fuzz targets.
+need=(libcriterion-dev pkg-config libbenchmark-dev g++ gcc-aarch64-linux-gnu qemu-user valgrind
+      clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${need[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -27,11 +33,24 @@ if ((${#missing[@]})); then
     fi
 fi
 
+# Each fuzz target runs this long (seconds); with the packages above it must
+# run, so a missing libFuzzer fails instead of being skipped.
+export FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+export FUZZ_REQUIRED=1
+
 build=${BUILD_DIR:-build-test}
 jobs=$(nproc)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCROWDIK_WERROR=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
+# CTest hides a passing test's output: the fuzzers' execution counts.
+for log in "$build"/tests/fuzz/fuzz-*/fuzz.log; do
+    [ -f "$log" ] || continue
+    t=$(basename "$(dirname "$log")")
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
+    echo "crowdik: ${t/-/_}: ${runs:-?} executions (${rate:-?} per second) in ${FUZZ_SECONDS}s"
+done
 
 # The Criterion suites again under AddressSanitizer and UBSan: any report
 # fails the test (-fno-sanitize-recover=all), and every test ends with a leak

@@ -469,7 +469,7 @@ static int parse_int(const char *opt, const char *s, int lo, int hi)
 {
     char *end;
     long v = s ? strtol(s, &end, 10) : 0;
-    if (!s || *end || v < lo || v > hi) {
+    if (!s || !*s || *end || v < lo || v > hi) { /* "" would read as 0 */
         fprintf(stderr, "crowdik_validate: %s needs an integer in [%d, %d]\n", opt, lo, hi);
         exit(2);
     }

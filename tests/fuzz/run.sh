@@ -9,25 +9,39 @@
 #     SOURCE_DIR  the repository root
 #     BUILD_DIR   where the binary, the working corpus and findings go
 #
-# Environment: FUZZ_SECONDS (default 30), CLANG (default: clang-14, then
-# clang), FUZZ_JOBS (default 1), FUZZ_ARGS (extra libFuzzer arguments).
+# Environment: FUZZ_SECONDS (default 60; 0 runs the seeds only), CLANG (default: clang-14, then
+# clang), FUZZ_ARGS (extra libFuzzer arguments), FUZZ_REQUIRED (1: a missing
+# clang or libFuzzer is a failure, not a skip; tools/test.sh sets it).
 # Exit status: 0 clean run, 77 when clang or libFuzzer is missing (or the
 # target's sources are absent), otherwise the fuzzer's failure status; a
 # crashing input is left in BUILD_DIR/fuzz-TARGET/ and its path printed.
+#
+# The library objects (instrumented, sanitized) are compiled once into
+# BUILD_DIR/obj and shared by the targets; a lock lets two targets started
+# at once (ctest -j) wait for each other instead of compiling twice.
 set -euo pipefail
 
 target=${1:?target (api or bvh)}
 src=$(cd "${2:?source dir}" && pwd)
 build=${3:?build dir}
-seconds=${FUZZ_SECONDS:-30}
+seconds=${FUZZ_SECONDS:-60}
+case "$seconds" in
+'' | *[!0-9]*) echo "fuzz_$target: FUZZ_SECONDS must be a whole number of seconds, not '$seconds'" >&2; exit 2 ;;
+esac
+# A missing toolchain: skipped (77), or a failure where FUZZ_REQUIRED=1.
+skip() {
+    if [ "${FUZZ_REQUIRED:-0}" = 1 ]; then
+        echo "fuzz_$target: $1 (FUZZ_REQUIRED=1: failing instead of skipping)" >&2
+        exit 1
+    fi
+    echo "fuzz_$target: $1; skipped"
+    exit 77
+}
 
 case "$target" in
 api) extra=(tools/workloads.c) ;;
 bvh)
-    if [ ! -f "$src/tools/bvh.c" ]; then
-        echo "fuzz_bvh: tools/bvh.c is not there; skipped"
-        exit 77
-    fi
+    if [ ! -f "$src/tools/bvh.c" ]; then skip "tools/bvh.c is not there"; fi
     extra=(tools/bvh.c)
     ;;
 *) echo "unknown target $target" >&2; exit 2 ;;
@@ -39,21 +53,18 @@ if [ -z "$cc" ]; then
         if command -v "$c" >/dev/null 2>&1; then cc=$c; break; fi
     done
 fi
-if [ -z "$cc" ]; then
-    echo "fuzz_$target: clang not found; skipped"
-    exit 77
-fi
+if [ -z "$cc" ]; then skip "clang not found (Debian: clang-14)"; fi
 
 mkdir -p "$build"
-work=$(cd "$build" && pwd)/fuzz-$target
-mkdir -p "$work/obj"
+build=$(cd "$build" && pwd)
+work=$build/fuzz-$target
+mkdir -p "$work/obj" "$build/obj"
 
 # libFuzzer present? (clang without compiler-rt's fuzzer runtime fails here)
 probe=$work/obj/probe
 printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$probe.c"
 if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >/dev/null 2>&1; then
-    echo "fuzz_$target: $cc cannot link -fsanitize=fuzzer (libFuzzer missing); skipped"
-    exit 77
+    skip "$cc cannot link -fsanitize=fuzzer (libFuzzer missing; Debian: libclang-rt-14-dev)"
 fi
 
 cflags=(-std=c11 -O1 -g -Wall -Wextra -fno-omit-frame-pointer
@@ -64,9 +75,9 @@ if [ "${CROWDIK_WERROR:-OFF}" = ON ]; then cflags+=(-Werror); fi
 
 # The library, built as the fuzzer sees it: instrumented, sanitized.
 objs=()
-compile() { # source, extra flags... (kernels: sanitizers named by $san)
+compile() { # source, extra flags... (kernels: sanitizers named by $san; objects into $objdir)
     local s=$1; shift
-    local o=$work/obj/$(echo "$s" | tr '/.' '__').o
+    local o=$objdir/$(echo "$s" | tr '/.' '__').o
     if [ ! -f "$o" ] || [ "$src/$s" -nt "$o" ] || [ "$0" -nt "$o" ] ||
        [ -n "$(find "$src/src" "$src/include" "$src/tools" -name '*.h' -newer "$o" -print -quit)" ]; then
         # -fsanitize=fuzzer on library code means coverage instrumentation only
@@ -75,6 +86,9 @@ compile() { # source, extra flags... (kernels: sanitizers named by $san)
     fi
     objs+=("$o")
 }
+objdir=$build/obj
+exec 9>"$build/obj.lock"
+flock 9 2>/dev/null || true # without flock(1) the targets may compile the same objects twice
 san=address,undefined
 for s in "$src"/src/*.c "$src"/src/foot/*.c; do
     [ -f "$s" ] && compile "${s#"$src"/}"
@@ -90,6 +104,8 @@ if [ "$(uname -m)" = x86_64 ]; then
     compile src/kernels/ccd_avx2.c -mavx2 -mfma
     compile src/kernels/ccd_avx512.c -mavx512f -mavx2 -mfma
 fi
+exec 9>&-
+objdir=$work/obj
 san=address,undefined
 for s in "${extra[@]}"; do compile "$s"; done
 
@@ -104,10 +120,12 @@ if [ -d "$src/tests/fuzz/corpus_$target" ]; then
     cp -r "$src/tests/fuzz/corpus_$target/." "$corpus/"
 fi
 log=$work/fuzz.log
+# libFuzzer reads -max_total_time=0 as "no limit": 0 means the seeds only.
+if [ "$seconds" = 0 ]; then limit=(-runs=0); else limit=(-max_total_time="$seconds"); fi
 echo "fuzz_$target: running $bin for ${seconds}s"
 set +e
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-"$bin" -max_total_time="$seconds" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+"$bin" "${limit[@]}" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
     -print_final_stats=1 -error_exitcode=1 -artifact_prefix="$work/findings/" ${FUZZ_ARGS:-} \
     "$corpus" >"$log" 2>&1
 rc=$?
