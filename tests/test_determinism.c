@@ -168,7 +168,7 @@ Test(determinism, unlimited_sign_beside_skipped_limited_chains)
     for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
         cik_backend be = t_backends[bi];
         if (!t_backend_usable(be)) continue;
-        cik_options o = t_options(be, 1);
+        cik_options o = t_plain_options(be, 1);
         cik_batch *b = NULL;
         cik_quat alone;
         cr_assert_eq(cik_batch_create(1, 1, &b), CIK_OK);
