@@ -137,7 +137,11 @@ static void legs(wl_rng *r, int limits, cik_chain *c)
     float s = wl_uniform(r, 0.85f, 1.15f); /* body size */
     float side = (wl_next(r) & 1) ? 0.1f : -0.1f;
     c->joint_count = 3;
-    c->root_position = vec(wl_uniform(r, -50, 50), 0.95f * s, wl_uniform(r, -50, 50));
+    /* Every draw is its own statement: C leaves the order of a call's
+     * arguments (and of an initializer list) unspecified, and gcc and clang
+     * differ, so draws inside one call would make compiler-dependent chains. */
+    float rx = wl_uniform(r, -50, 50), rz = wl_uniform(r, -50, 50);
+    c->root_position = vec(rx, 0.95f * s, rz);
     c->root_rotation = wl_angle_axis(wl_uniform(r, -3.14159f, 3.14159f), 0, 1, 0);
     c->offset[0] = vec(side * s, -0.05f * s, 0.0f);
     c->offset[1] = vec(0.0f, -0.45f * s, 0.0f);
@@ -158,11 +162,11 @@ static void legs(wl_rng *r, int limits, cik_chain *c)
     /* target: the toe of a nearby pose (foot placement moves feet by cm) */
     float tk = kf + wl_uniform(r, -0.2f, 0.2f);
     tk = tk < 0.02f ? 0.02f : (tk > 2.5f ? 2.5f : tk);
-    cik_quat pose[3] = {
-        wl_qmul(wl_angle_axis(ha + wl_uniform(r, -0.08f, 0.08f), 0, 0, 1),
-                wl_angle_axis(hf + wl_uniform(r, -0.15f, 0.15f), 1, 0, 0)),
-        wl_angle_axis(tk, 1, 0, 0),
-        wl_angle_axis(af + wl_uniform(r, -0.2f, 0.2f), 1, 0, 0)};
+    float dha = wl_uniform(r, -0.08f, 0.08f);
+    float dhf = wl_uniform(r, -0.15f, 0.15f);
+    float daf = wl_uniform(r, -0.2f, 0.2f);
+    cik_quat pose[3] = {wl_qmul(wl_angle_axis(ha + dha, 0, 0, 1), wl_angle_axis(hf + dhf, 1, 0, 0)),
+                        wl_angle_axis(tk, 1, 0, 0), wl_angle_axis(af + daf, 1, 0, 0)};
     set_target_from_pose(c, pose);
 }
 
@@ -172,7 +176,8 @@ static void legs(wl_rng *r, int limits, cik_chain *c)
 static void bendy(wl_rng *r, int n, cik_vec3 dir, float bone, float bend, cik_chain *c)
 {
     c->joint_count = n;
-    c->root_position = vec(wl_uniform(r, -50, 50), 1.0f, wl_uniform(r, -50, 50));
+    float rx = wl_uniform(r, -50, 50), rz = wl_uniform(r, -50, 50);
+    c->root_position = vec(rx, 1.0f, rz);
     c->root_rotation = wl_angle_axis(wl_uniform(r, -3.14159f, 3.14159f), 0, 1, 0);
     cik_quat pose[CIK_MAX_JOINTS];
     for (int j = 0; j < n; ++j) {
@@ -189,26 +194,31 @@ static void bendy(wl_rng *r, int n, cik_vec3 dir, float bone, float bend, cik_ch
 static void random_chain(wl_rng *r, int n, int limits, cik_chain *c)
 {
     c->joint_count = n;
-    c->root_position = scaled(random_dir(r), wl_uniform(r, 0, 3));
+    cik_vec3 rd = random_dir(r);
+    c->root_position = scaled(rd, wl_uniform(r, 0, 3));
     cik_vec3 d = random_dir(r);
     c->root_rotation = wl_angle_axis(wl_uniform(r, 0, 3.14159f), d.x, d.y, d.z);
     cik_quat pose[CIK_MAX_JOINTS];
     for (int j = 0; j < n; ++j) {
-        c->offset[j] = scaled(random_dir(r), j == 0 ? wl_uniform(r, 0, 0.3f) : wl_uniform(r, 0.2f, 1.0f));
+        cik_vec3 od = random_dir(r);
+        c->offset[j] = scaled(od, j == 0 ? wl_uniform(r, 0, 0.3f) : wl_uniform(r, 0.2f, 1.0f));
         int type = limits ? (int)(wl_next(r) % 3) : 0;
         cik_vec3 axis = random_dir(r);
         if (type == 1) {
-            c->limit[j] = limit_hinge(axis, -wl_uniform(r, 0.3f, 3.14159f), wl_uniform(r, 0.3f, 3.14159f));
+            float lo = -wl_uniform(r, 0.3f, 3.14159f), hi = wl_uniform(r, 0.3f, 3.14159f);
+            c->limit[j] = limit_hinge(axis, lo, hi);
         } else if (type == 2) {
-            c->limit[j] = limit_swing_twist(axis, -wl_uniform(r, 0.1f, 3.14159f),
-                                            wl_uniform(r, 0.1f, 3.14159f), wl_uniform(r, 0.3f, 3.14159f));
+            float lo = -wl_uniform(r, 0.1f, 3.14159f), hi = wl_uniform(r, 0.1f, 3.14159f);
+            float swing = wl_uniform(r, 0.3f, 3.14159f);
+            c->limit[j] = limit_swing_twist(axis, lo, hi, swing);
         } else {
             c->limit[j] = limit_none();
         }
         c->rotation[j] = random_within(r, &c->limit[j], 1.2f);
         pose[j] = random_within(r, &c->limit[j], 1.2f);
     }
-    c->effector = scaled(random_dir(r), wl_uniform(r, 0.2f, 1.0f));
+    cik_vec3 ed = random_dir(r);
+    c->effector = scaled(ed, wl_uniform(r, 0.2f, 1.0f));
     set_target_from_pose(c, pose);
 }
 
@@ -253,7 +263,8 @@ static void hard_chain(wl_rng *r, int n, cik_chain *c)
         len += c->effector.x;
         c->root_rotation = wl_angle_axis(0, 1, 0, 0); /* the chain points along world +X */
         cik_chain_forward(c, p, NULL);
-        float k = len * wl_uniform(r, 0.3f, 0.8f) * (wl_next(r) % 2 ? -1.0f : 1.0f);
+        float u = wl_uniform(r, 0.3f, 0.8f);
+        float k = len * u * (wl_next(r) % 2 ? -1.0f : 1.0f);
         c->target = vec(p[0].x + k, p[0].y, p[0].z);
         for (int j = 0; j < n; ++j) c->limit[j] = limit_none();
         break;
