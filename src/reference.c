@@ -295,14 +295,19 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
         /* the end joint closes the rest, about the same axis */
         phi = circle_angle(P0, p->P[2], h, p->E, goal, NULL, 0.0f);
         rotate_joint(c, p, 2, angle_axis(phi, h));
-        /* where the end joint's limit stopped it short, the middle joint
-         * closes what is left (from a straight start the split gives it
-         * almost nothing: its first-order effect on the distance is zero) */
-        q1 = c->rotation[1];
-        if (q1.w < 0.0f) q1 = qmake(-q1.x, -q1.y, -q1.z, -q1.w);
-        hinge = 2.0f * atan2f(dot(v3(q1.x, q1.y, q1.z), c->limit[1].axis), q1.w);
-        phi = circle_angle(P0, p->P[1], h, p->E, goal, &c->limit[1], hinge);
-        rotate_joint(c, p, 1, angle_axis(phi, h));
+        /* where the end joint's limit stopped it short (by more than a
+         * tenth of the threshold), the middle joint closes what is left
+         * (from a straight start the split gives it almost nothing: its
+         * first-order effect on the distance is zero) */
+        vec3 e1 = sub(p->E, P0);
+        float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
+        if (res * res > tol * goal) {
+            q1 = c->rotation[1];
+            if (q1.w < 0.0f) q1 = qmake(-q1.x, -q1.y, -q1.z, -q1.w);
+            hinge = 2.0f * atan2f(dot(v3(q1.x, q1.y, q1.z), c->limit[1].axis), q1.w);
+            phi = circle_angle(P0, p->P[1], h, p->E, goal, &c->limit[1], hinge);
+            rotate_joint(c, p, 1, angle_axis(phi, h));
+        }
     }
     step(c, p, 0, o, 1); /* aim the root, a plain step */
 

@@ -427,9 +427,16 @@ CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
     rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, mid_goal, 1, s1, c1, 1), m);
     if (J == 3) {
         rotate_joint(g, 2, circle_rotation(g, P0, g->P[2], h, goal, 0, s1, c1, 2), m);
-        /* the middle joint closes what the end joint's limit left */
-        hinge_pair(g->q[1], axis1, &s1, &c1);
-        rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, goal, 1, s1, c1, 1), m);
+        /* the middle joint closes what the end joint's limit left, on the
+         * lanes where that is more than a tenth of the threshold */
+        v3 e1 = v3_sub(g->E, P0);
+        vf res = v_sub(v3_dot(e1, e1), goal);
+        vf tol = v_set1(0.04f * job->threshold * job->threshold);
+        vm fix = w_and(m, v_gt(v_mul(res, res), v_mul(tol, goal)));
+        if (w_any(fix)) {
+            hinge_pair(g->q[1], axis1, &s1, &c1);
+            rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, goal, 1, s1, c1, 1), fix);
+        }
     }
     step(g, 0, m, job, 1); /* aim the root, a plain step */
 
