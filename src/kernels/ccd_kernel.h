@@ -233,8 +233,17 @@ CIK_INLINE vq apply_limit(const group *g, int j, vq q)
     return q_sel(limited, out, unflipped);
 }
 
+/* The sanitizer build keeps the joint update out of line: inlined at its
+ * eight call sites, AddressSanitizer and UBSan instrumentation make the
+ * kernel take minutes to compile. */
+#ifdef CIK_SANITIZE_BUILD
+#define CIK_JOINT_UPDATE static __attribute__((noinline))
+#else
+#define CIK_JOINT_UPDATE CIK_INLINE
+#endif
+
 /* SPEC steps 4 to 6 on the lanes of `m`: world rotation r * W[j]. */
-CIK_INLINE void rotate_joint(group *g, int j, vq r, vm m)
+CIK_JOINT_UPDATE void rotate_joint(group *g, int j, vq r, vm m)
 {
     vq local = q_normalize(q_conj_mul(parent_world(g, j), q_mul(r, g->W[j])));
     g->q[j] = q_sel(m, apply_limit(g, j, local), g->q[j]);
