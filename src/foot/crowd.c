@@ -474,25 +474,26 @@ static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options
     return a;
 }
 
-/* Copies the pelvis of characters [c0, c1) to both of their feet (F_EP*,
- * F_EQ*): the kernels' lanes are feet. */
-static void pelvis_to_feet(cik_foot_crowd *cr, int c0, int c1)
+/* Copies the pelvis of the block's characters [c0, c1) to both of their
+ * feet (S_EP*, S_EQ*): the kernels' lanes are feet. */
+static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, int c0, int c1)
 {
     for (int s = 0; s < 7; ++s) {
-        const float *src = cr->c[C_PX + s];
-        float *dst = cr->f[F_EPX + s];
-        for (int c = c0; c < c1; ++c) dst[2 * c] = dst[2 * c + 1] = src[c];
+        const float *src = cr->c[C_PX + s] + c0;
+        float *dst = job->s[S_EPX + s] + (2 * c0 - job->s0);
+        for (int c = 0; c < c1 - c0; ++c) dst[2 * c] = dst[2 * c + 1] = src[c];
     }
 }
 
-/* Stage 3 between the kernel passes, characters [c0, c1): the larger need of
- * the two feet (the lower foot decides), clamped, then smoothed over frames:
- * down at most `step`, up exponentially. */
-static void pelvis_drop(cik_foot_crowd *cr, const place_args *pa, int c0, int c1)
+/* Stage 3 between the kernel passes, the block's characters [c0, c1): the
+ * larger need of the two feet (the lower foot decides), clamped, then
+ * smoothed over frames: down at most `step`, up exponentially. */
+static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const place_args *pa, int c0, int c1)
 {
-    const float *need_f = cr->f[F_NEED];
-    float *state = cr->c[C_STATE], *drop = cr->c[C_DROP], *drop_f = cr->f[F_DROP];
-    for (int c = c0; c < c1; ++c) {
+    const float *need_f = job->s[S_NEED] + (2 * c0 - job->s0);
+    float *drop_f = job->s[S_DROP] + (2 * c0 - job->s0);
+    float *state = cr->c[C_STATE] + c0, *drop = cr->c[C_DROP] + c0;
+    for (int c = 0; c < c1 - c0; ++c) {
         float need = 0.0f, n0 = need_f[2 * c], n1 = need_f[2 * c + 1];
         need = n0 > need ? n0 : need;
         need = n1 > need ? n1 : need;
@@ -520,11 +521,14 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
                            int c0, int c1)
 {
     const cik__foot_kernel *k = cr->kernel;
+    /* the blocks' scratch: on this thread's stack, 28 KiB, never allocated */
+    _Alignas(64) float scratch[S_COUNT][2 * BLOCK];
     cik__foot_job job;
     memset(&job, 0, sizeof job);
     job.f = cr->f;
     job.k = (const float *const *)cr->k;
     job.bs = &cr->bs;
+    for (int i = 0; i < S_COUNT; ++i) job.s[i] = scratch[i];
     if (pa) {
         job.margin = pa->margin;
         job.threshold = pa->threshold;
@@ -536,15 +540,16 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
     }
     for (int b = c0; b < c1; b += BLOCK) {
         int e = c1 - b < BLOCK ? c1 : b + BLOCK, f0 = 2 * b, f1 = 2 * e;
-        if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, b, e);
+        job.s0 = f0;
+        if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, &job, b, e);
         if (stages & DO_PROBE) RUN(k, probe, &job, f0, f1);
         if (stages & DO_GROUND) {
-            cik__foot_ground_gather(cr->f, hf, f0, f1);
+            cik__foot_ground_gather(&job, hf, f0, f1);
             RUN(k, ground, &job, f0, f1);
         }
         if (stages & DO_PLACE) {
             RUN(k, place_a, &job, f0, f1);
-            pelvis_drop(cr, pa, b, e);
+            pelvis_drop(cr, &job, pa, b, e);
             RUN(k, place_b, &job, f0, f1);
         }
         if (stages & DO_ALIGN) RUN(k, align, &job, f0, f1);

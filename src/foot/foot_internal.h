@@ -33,16 +33,22 @@ enum {
     F_FQX, F_FQY, F_FQZ, F_FQW,
     F_AFX, F_AFY, F_AFZ, F_AFW, /* animated foot world rotation */
     F_DFX, F_DFY, F_DFZ, F_DFW, /* desired foot world rotation */
-    /* scratch: the character's pelvis copied to both of its feet (lanes are
-     * feet), the hip's offset from the pelvis in the world, the leg's
-     * comfortable reach, what the foot needs of the pelvis drop, the drop */
-    F_EPX, F_EPY, F_EPZ, F_EQX, F_EQY, F_EQZ, F_EQW,
-    F_HOX, F_HOY, F_HOZ, F_LIM, F_NEED, F_DROP,
-    /* scratch of the ground stage: the cell fractions, 1 where the point
-     * needs the border-aware scalar sample (already written), and the twelve
-     * heights the interior formula reads (G_H names them) */
-    F_GU, F_GV, F_GBORDER, F_GH,
-    F_COUNT = F_GH + 12
+    F_COUNT
+};
+
+/* Scratch streams of one block (BLOCK characters in crowd.c), on the
+ * running thread's stack, so that they never leave the cache: the
+ * character's pelvis copied to both of its feet (lanes are feet), the hip's
+ * offset from the pelvis in the world, the leg's comfortable reach, what
+ * the foot needs of the pelvis drop, the drop; the ground stage's cell
+ * fractions, 1 where the point needed the border-aware scalar sample
+ * (already written), and the twelve heights the interior formula reads
+ * (G_H names them). Foot i is element i - s0 of a block's scratch. */
+enum {
+    S_EPX, S_EPY, S_EPZ, S_EQX, S_EQY, S_EQZ, S_EQW,
+    S_HOX, S_HOY, S_HOZ, S_LIM, S_NEED, S_DROP,
+    S_GU, S_GV, S_GBORDER, S_GH,
+    S_COUNT = S_GH + 12
 };
 
 /* The twelve heights around a point in cell (ix, iz), p = row iz, q = row
@@ -72,6 +78,8 @@ enum { L_TYPE, L_AX, L_AY, L_AZ, L_CMIN, L_SMIN, L_CMAX, L_SMAX, L_CSWING, L_SSW
  * arguments. */
 typedef struct cik__foot_job {
     float *const *f;       /* F_COUNT per-foot streams */
+    float *s[S_COUNT];     /* the block's scratch streams, foot s0 first */
+    int s0;
     const float *const *k; /* K_COUNT per-foot leg constants */
     const cik_streams *bs; /* the batch's streams */
     /* place */
@@ -103,10 +111,10 @@ extern const cik__foot_kernel cik__foot_kernel_avx512;
 extern const cik__foot_kernel cik__foot_kernel_neon;
 #endif
 
-/* The ground stage's scalar part (heightfield.c) for points [begin, end):
- * fills F_GU, F_GV, F_GBORDER and the F_GH heights from the probes; a point
- * near the border is sampled here, into the contact streams, with
- * F_GBORDER 1. */
-void cik__foot_ground_gather(float *const *f, const cik_heightfield *hf, int begin, int end);
+/* The ground stage's scalar part (heightfield.c) for points [begin, end)
+ * of the job's block: fills S_GU, S_GV, S_GBORDER and the S_GH heights from
+ * the probes; a point near the border is sampled here, into the contact
+ * streams, with S_GBORDER 1. */
+void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
 
 #endif

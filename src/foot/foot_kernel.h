@@ -25,6 +25,19 @@ typedef struct { vf x, y, z; } fv3;
 typedef struct { vf x, y, z, w; } fq;
 
 CIK_INLINE vf ld(const float *const *s, int k, int i) { return v_load(s[k] + i); }
+/* The block's scratch stream k at foot i. */
+CIK_INLINE vf sld(const cik__foot_job *job, int k, int i) { return v_load(job->s[k] + (i - job->s0)); }
+CIK_INLINE void sst(const cik__foot_job *job, int k, int i, vf a) { v_store(job->s[k] + (i - job->s0), a); }
+CIK_INLINE fv3 v3_sld(const cik__foot_job *job, int k, int i)
+{
+    fv3 r = {sld(job, k, i), sld(job, k + 1, i), sld(job, k + 2, i)};
+    return r;
+}
+CIK_INLINE fq q_sld(const cik__foot_job *job, int k, int i)
+{
+    fq r = {sld(job, k, i), sld(job, k + 1, i), sld(job, k + 2, i), sld(job, k + 3, i)};
+    return r;
+}
 CIK_INLINE fv3 v3_ld(const float *const *s, int k, int i)
 {
     fv3 r = {v_load(s[k] + i), v_load(s[k + 1] + i), v_load(s[k + 2] + i)};
@@ -189,8 +202,8 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
     const float *const *K = job->k;
     const float *const *cF = (const float *const *)F;
     for (int i = begin; i < end; i += CIK_LANES) {
-        fq r = q_norm(q_ld(cF, F_EQX, F_EQY, F_EQZ, F_EQW, i));
-        fv3 p = v3_ld(cF, F_EPX, i);
+        fq r = q_norm(q_sld(job, S_EQX, i));
+        fv3 p = v3_sld(job, S_EPX, i);
         fq w0 = q_mul(r, q_ld(cF, F_POSE + 0, F_POSE + 3, F_POSE + 6, F_POSE + 9, i));
         fq w1 = q_mul(w0, q_ld(cF, F_POSE + 1, F_POSE + 4, F_POSE + 7, F_POSE + 10, i));
         fq w2 = q_norm(q_mul(w1, q_ld(cF, F_POSE + 2, F_POSE + 5, F_POSE + 8, F_POSE + 11, i)));
@@ -206,16 +219,16 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
 /* Stage 2 after cik__foot_ground_gather: heightfield.c's formula for a
  * point away from the border (bilinear height; the per-sample normals from
  * central differences, interpolated, renormalised) on the gathered heights;
- * points the gather sampled itself (F_GBORDER) keep what it wrote. */
+ * points the gather sampled itself (S_GBORDER) keep what it wrote. */
 static void k_ground(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
     const vf ix2 = v_set1(job->ix2), iz2 = v_set1(job->iz2), one = v_set1(1.0f), z = v_set1(0.0f);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vf fu = ld(cF, F_GU, i), fv = ld(cF, F_GV, i);
+        vf fu = sld(job, S_GU, i), fv = sld(job, S_GV, i);
         vf h[12];
-        for (int g = 0; g < 12; ++g) h[g] = ld(cF, F_GH + g, i);
+        for (int g = 0; g < 12; ++g) h[g] = sld(job, S_GH + g, i);
         vf gu = v_sub(one, fu), gv = v_sub(one, fv);
         vf w00 = v_mul(gu, gv), w10 = v_mul(fu, gv), w01 = v_mul(gu, fv), w11 = v_mul(fu, fv);
         vf height = v_fma(w00, h[G_P0], v_fma(w10, h[G_P1], v_fma(w01, h[G_Q0], v_mul(w11, h[G_Q1]))));
@@ -232,7 +245,7 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf nz = v_neg(v_fma(a, gz00, v_fma(b, gz10, v_fma(c, gz01, v_mul(d, gz11)))));
         vf n2 = v_fma(nx, nx, v_fma(ny, ny, v_mul(nz, nz)));
         vf k = v_sel(v_gt(n2, z), v_rsqrt(v_max(n2, v_set1(K_TINY))), one);
-        vm border = v_gt(ld(cF, F_GBORDER, i), z);
+        vm border = v_gt(sld(job, S_GBORDER, i), z);
         v_store(F[F_CY] + i, v_sel(border, ld(cF, F_CY, i), height));
         v_store(F[F_CNX] + i, v_sel(border, ld(cF, F_CNX, i), v_mul(nx, k)));
         v_store(F[F_CNY] + i, v_sel(border, ld(cF, F_CNY, i), v_mul(ny, k)));
@@ -272,15 +285,17 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         q_st(F, F_DFX, F_DFY, F_DFZ, F_DFW, i, df);
         /* pelvis: what this foot needs beyond the leg's comfortable reach
          * (or beyond the animation's own extension, if longer) */
-        fq r = q_norm(q_ld(cF, F_EQX, F_EQY, F_EQZ, F_EQW, i));
+        fq r = q_norm(q_sld(job, S_EQX, i));
         fv3 hip_off = q_rot(r, v3_ld(K, K_HIPX, i));
-        v3_st(F, F_HOX, i, hip_off);
-        fv3 hip = v3_add(v3_ld(cF, F_EPX, i), hip_off);
+        sst(job, S_HOX, i, hip_off.x);
+        sst(job, S_HOY, i, hip_off.y);
+        sst(job, S_HOZ, i, hip_off.z);
+        fv3 hip = v3_add(v3_sld(job, S_EPX, i), hip_off);
         vf lim = v_mul(ld(K, K_REACH, i), keep);
         fv3 ah_v = v3_sub(a, hip);
         vf anim = v_sqrt(v3_dot(ah_v, ah_v));
         lim = v_sel(v_gt(anim, lim), anim, lim);
-        v_store(F[F_LIM] + i, lim);
+        sst(job, S_LIM, i, lim);
         /* drop_need: how far the hip must come down so that t is lim away;
          * nothing when reachable (or NaN) or above the hip, the hip level
          * when t is beyond reach sideways */
@@ -288,7 +303,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf lim2 = v_mul(lim, lim), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
         vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
-        v_store(F[F_NEED] + i, v_sel(none, z, need));
+        sst(job, S_NEED, i, v_sel(none, z, need));
     }
 }
 
@@ -349,7 +364,7 @@ CIK_INLINE vm knee_for_distance(const float *const *K, int i, vf dist, vf cur_s,
     return w_and(valid, v_gt(v_abs(v_fnma(best_c, cur_s, v_mul(best_s, cur_c))), v_set1(5e-7f)));
 }
 
-/* Stage 3, second pass (after the per-character drop is in F_DROP): the
+/* Stage 3, second pass (after the per-character drop is in S_DROP): the
  * roots, the targets pulled in to the reach, the start poses (the animation
  * clamped into the limits, seeded where it misses the target). */
 static void k_place_b(const cik__foot_job *job, int begin, int end)
@@ -360,9 +375,9 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
     const cik_streams *bs = job->bs;
     const vf z = v_set1(0.0f), thr2 = v_set1(job->threshold * job->threshold);
     for (int i = begin; i < end; i += CIK_LANES) {
-        fq r = q_norm(q_ld(cF, F_EQX, F_EQY, F_EQZ, F_EQW, i));
-        fv3 pl = v3_ld(cF, F_EPX, i);
-        pl.y = v_sub(pl.y, ld(cF, F_DROP, i));
+        fq r = q_norm(q_sld(job, S_EQX, i));
+        fv3 pl = v3_sld(job, S_EPX, i);
+        pl.y = v_sub(pl.y, sld(job, S_DROP, i));
         v_store(bs->root_position_x + i, pl.x);
         v_store(bs->root_position_y + i, pl.y);
         v_store(bs->root_position_z + i, pl.z);
@@ -375,11 +390,11 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             q[j] = apply_limit(K, K_LIMIT + L_COUNT * j, i,
                                q_ld(cF, F_POSE + j, F_POSE + 3 + j, F_POSE + 6 + j, F_POSE + 9 + j, i));
         fv3 t = v3_ld(cF, F_TX, i);
-        fv3 hip = v3_add(pl, v3_ld(cF, F_HOX, i));
+        fv3 hip = v3_add(pl, v3_sld(job, S_HOX, i));
         /* a target still out of reach after the pelvis drop is pulled in to
          * the reach: the leg then points at it, knee not locked */
         fv3 v = v3_sub(t, hip);
-        vf d2 = v3_dot(v, v), lim = ld(cF, F_LIM, i);
+        vf d2 = v3_dot(v, v), lim = sld(job, S_LIM, i);
         vm pull = v_gt(d2, v_mul(lim, lim));
         if (w_any(pull)) {
             t = v3_sel(pull, v3_add(hip, v3_scale(v, v_div(lim, v_sqrt(v_max(d2, v_set1(K_TINY)))))), t);

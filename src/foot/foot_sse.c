@@ -9,7 +9,7 @@
 #endif
 
 #ifndef CIK_FOOT_IL
-#define CIK_FOOT_IL 1 /* interleaved native vectors: 2 and 4 measured no faster (docs/foot.md) */
+#define CIK_FOOT_IL 2 /* interleaved native vectors, as the CCD kernel: measured best (docs/foot.md) */
 #endif
 #define CIK_IL CIK_FOOT_IL
 #define CIK_FOOT_SYMBOL cik__foot_kernel_sse
