@@ -25,9 +25,18 @@ struct cik_foot_crowd {
     float *c[C_COUNT];
     float *f[F_COUNT];
     float *k[K_COUNT]; /* the legs' constants, one float per foot */
+    /* where the kernels read them (foot_internal.h): each constant from its
+     * stream or, when all left and all right feet agree, from its pattern of
+     * PATTERN floats in kpat; worked out again after the legs change */
+    cik__foot_consts kc;
+    float *kpat;
+    int kstale;
 };
 
 static const cik__foot_kernel *kernel_for(cik_backend backend);
+
+/* Floats in a constant's pattern: the widest kernel's lanes (16 x 4). */
+#define PATTERN 64
 
 cik_foot_options cik_foot_default_options(void)
 {
@@ -238,6 +247,7 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
             if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = fm_norm(l.limit[j].axis);
         cr->legs[f] = l;
         leg_prepare(cr, f, &l);
+        cr->kstale = 1;
     }
     return CIK_OK;
 }
@@ -266,7 +276,7 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     size_t cstride = ((size_t)cr->characters + 15) & ~(size_t)15; /* 64-byte multiples */
     size_t fstride = ((size_t)cr->feet + 15) & ~(size_t)15;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
-    size_t floats = cstride * C_COUNT + fstride * (F_COUNT + K_COUNT);
+    size_t floats = cstride * C_COUNT + fstride * (F_COUNT + K_COUNT) + (size_t)PATTERN * K_COUNT;
     cr->block = malloc(floats * sizeof(float) + 64);
     cr->legs = malloc(sizeof(cik_foot_leg) * (size_t)cr->feet);
     if (!cr->block || !cr->legs) {
@@ -278,6 +288,7 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     for (int i = 0; i < C_COUNT; ++i, p += cstride) cr->c[i] = p;
     for (int i = 0; i < F_COUNT; ++i, p += fstride) cr->f[i] = p;
     for (int i = 0; i < K_COUNT; ++i, p += fstride) cr->k[i] = p;
+    cr->kpat = p;
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[C_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
@@ -526,7 +537,7 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
     cik__foot_job job;
     memset(&job, 0, sizeof job);
     job.f = cr->f;
-    job.k = (const float *const *)cr->k;
+    job.k = &cr->kc;
     job.bs = &cr->bs;
     for (int i = 0; i < S_COUNT; ++i) job.s[i] = scratch[i];
     if (pa) {
@@ -557,12 +568,34 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
     return CIK_OK;
 }
 
+/* Chooses where the kernels read each leg constant: its pattern when every
+ * left foot and every right foot has the same bits, else its stream. */
+static void refresh_consts(cik_foot_crowd *cr)
+{
+    for (int k = 0; k < K_COUNT; ++k) {
+        const float *v = cr->k[k];
+        int same = 1;
+        for (int f = 2; f < cr->feet && same; ++f) same = memcmp(&v[f], &v[f & 1], sizeof(float)) == 0;
+        if (same) {
+            float *pat = cr->kpat + (size_t)PATTERN * k;
+            for (int j = 0; j < PATTERN; ++j) pat[j] = v[j & 1];
+            cr->kc.p[k] = pat;
+            cr->kc.mask[k] = 1;
+        } else {
+            cr->kc.p[k] = v;
+            cr->kc.mask[k] = -1;
+        }
+    }
+    cr->kstale = 0;
+}
+
 /* Runs the chosen stages over all characters on `threads` (the options'
  * count) threads. */
 static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
                              int threads)
 {
     const int nc = cr->characters;
+    if (cr->kstale) refresh_consts(cr);
     int nt = thread_count(threads, cr->feet);
     if (nt <= 1) return run_part(cr, stages, hf, pa, 0, nc);
     int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */

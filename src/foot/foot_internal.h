@@ -74,13 +74,24 @@ enum {
  * the half bounds. */
 enum { L_TYPE, L_AX, L_AY, L_AZ, L_CMIN, L_SMIN, L_CMAX, L_SMAX, L_CSWING, L_SSWING, L_COUNT };
 
+/* Where a kernel reads the leg constants: constant k of foot i is
+ * p[k][i & mask[k]]. A constant that is the same for every left foot and
+ * the same for every right foot (the limits, the sole, often all of a leg)
+ * is read from a short pattern (left, right, left, ...; mask 1) that stays
+ * in the cache, any other from its stream (mask -1): the same values, less
+ * memory traffic. */
+typedef struct cik__foot_consts {
+    const float *p[K_COUNT];
+    int mask[K_COUNT];
+} cik__foot_consts;
+
 /* What a kernel pass reads and writes: the crowd's streams and the stage's
  * arguments. */
 typedef struct cik__foot_job {
     float *const *f;       /* F_COUNT per-foot streams */
     float *s[S_COUNT];     /* the block's scratch streams, foot s0 first */
     int s0;
-    const float *const *k; /* K_COUNT per-foot leg constants */
+    const cik__foot_consts *k; /* the leg constants */
     const cik_streams *bs; /* the batch's streams */
     /* place */
     float margin, threshold;

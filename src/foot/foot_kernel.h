@@ -25,6 +25,14 @@ typedef struct { vf x, y, z; } fv3;
 typedef struct { vf x, y, z, w; } fq;
 
 CIK_INLINE vf ld(const float *const *s, int k, int i) { return v_load(s[k] + i); }
+/* Leg constant k at foot i (a vector starts at an even foot, so a pattern
+ * is read from its start). */
+CIK_INLINE vf kld(const cik__foot_consts *K, int k, int i) { return v_load(K->p[k] + (i & K->mask[k])); }
+CIK_INLINE fv3 kv3(const cik__foot_consts *K, int k, int i)
+{
+    fv3 r = {kld(K, k, i), kld(K, k + 1, i), kld(K, k + 2, i)};
+    return r;
+}
 /* The block's scratch stream k at foot i. */
 CIK_INLINE vf sld(const cik__foot_job *job, int k, int i) { return v_load(job->s[k] + (i - job->s0)); }
 CIK_INLINE void sst(const cik__foot_job *job, int k, int i, vf a) { v_store(job->s[k] + (i - job->s0), a); }
@@ -148,23 +156,23 @@ CIK_INLINE fq q_nlerp(fq a, fq b, vf t)
  * - w sin(b/2) <= 0, a swing by |swing.w| >= cos(swing_max / 2); a clamped
  * rotation is the bound's own (sin, cos). Within the limit the input comes
  * back as it is. */
-CIK_INLINE fq apply_limit(const float *const *k, int base, int i, fq in)
+CIK_INLINE fq apply_limit(const cik__foot_consts *k, int base, int i, fq in)
 {
-    vf type = ld(k, base + L_TYPE, i);
+    vf type = kld(k, base + L_TYPE, i);
     vm none = v_eq(type, v_set1((float)CIK_LIMIT_NONE));
     if (w_all(none)) return in;
     vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
     vf z = v_set1(0.0f), one = v_set1(1.0f);
     fq q = q_sel(v_lt(in.w, z), q_neg(in), in);
-    fv3 axis = v3_ld(k, base + L_AX, i);
+    fv3 axis = kv3(k, base + L_AX, i);
     vf s = v_fma(q.x, axis.x, v_fma(q.y, axis.y, v_mul(q.z, axis.z)));
     /* the twist (s, w) normalised; none (angle 0) when it vanishes */
     vf tn2 = v_fma(s, s, v_mul(q.w, q.w));
     vm tok = v_gt(tn2, v_set1(1e-24f));
     vf tk = v_rsqrt(v_max(tn2, v_set1(K_TINY)));
     vf ts = v_sel(tok, v_mul(s, tk), z), tw = v_sel(tok, v_mul(q.w, tk), one);
-    vf cmax = ld(k, base + L_CMAX, i), smax = ld(k, base + L_SMAX, i);
-    vf cmin = ld(k, base + L_CMIN, i), smin = ld(k, base + L_SMIN, i);
+    vf cmax = kld(k, base + L_CMAX, i), smax = kld(k, base + L_SMAX, i);
+    vf cmin = kld(k, base + L_CMIN, i), smin = kld(k, base + L_SMIN, i);
     vm above = v_gt(v_fnma(tw, smax, v_mul(ts, cmax)), z);
     vm below = w_andnot(v_lt(v_fnma(tw, smin, v_mul(ts, cmin)), z), above);
     vm inside = w_not(w_or(above, below));
@@ -181,11 +189,11 @@ CIK_INLINE fq apply_limit(const float *const *k, int base, int i, fq in)
         fq tq = q4(v_mul(axis.x, ts), v_mul(axis.y, ts), v_mul(axis.z, ts), tw);
         fq swing = q_mul(q, q_conj(tq));
         swing = q_sel(v_lt(swing.w, z), q_neg(swing), swing);
-        vf cswing = ld(k, base + L_CSWING, i);
+        vf cswing = kld(k, base + L_CSWING, i);
         vm swing_ok = v_ge(swing.w, cswing);
         vf n2 = v_fma(swing.x, swing.x, v_fma(swing.y, swing.y, v_mul(swing.z, swing.z)));
         vm clamp = w_andnot(v_gt(n2, v_set1(1e-24f)), swing_ok);
-        vf sk = v_mul(ld(k, base + L_SSWING, i), v_rsqrt(v_max(n2, v_set1(K_TINY))));
+        vf sk = v_mul(kld(k, base + L_SSWING, i), v_rsqrt(v_max(n2, v_set1(K_TINY))));
         swing = q_sel(clamp, q4(v_mul(swing.x, sk), v_mul(swing.y, sk), v_mul(swing.z, sk), cswing), swing);
         fq limited = q_norm(q_mul(swing, twist));
         vm keep = w_and(inside, swing_ok);
@@ -199,7 +207,7 @@ CIK_INLINE fq apply_limit(const float *const *k, int base, int i, fq in)
 static void k_probe(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
-    const float *const *K = job->k;
+    const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     for (int i = begin; i < end; i += CIK_LANES) {
         fq r = q_norm(q_sld(job, S_EQX, i));
@@ -207,8 +215,8 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         fq w0 = q_mul(r, q_ld(cF, F_POSE + 0, F_POSE + 3, F_POSE + 6, F_POSE + 9, i));
         fq w1 = q_mul(w0, q_ld(cF, F_POSE + 1, F_POSE + 4, F_POSE + 7, F_POSE + 10, i));
         fq w2 = q_norm(q_mul(w1, q_ld(cF, F_POSE + 2, F_POSE + 5, F_POSE + 8, F_POSE + 11, i)));
-        fv3 a = v3_add(v3_add(v3_add(p, q_rot(r, v3_ld(K, K_HIPX, i))), q_rot(w0, v3_ld(K, K_THX, i))),
-                       q_rot(w1, v3_ld(K, K_SHX, i)));
+        fv3 a = v3_add(v3_add(v3_add(p, q_rot(r, kv3(K, K_HIPX, i))), q_rot(w0, kv3(K, K_THX, i))),
+                       q_rot(w1, kv3(K, K_SHX, i)));
         v3_st(F, F_AAX, i, a);
         v_store(F[F_PROBEX] + i, a.x);
         v_store(F[F_PROBEZ] + i, a.z);
@@ -260,7 +268,7 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
 static void k_place_a(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
-    const float *const *K = job->k;
+    const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     const vf z = v_set1(0.0f), one = v_set1(1.0f), keep = v_set1(1.0f - job->margin);
     for (int i = begin; i < end; i += CIK_LANES) {
@@ -271,7 +279,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf nl2 = v3_dot(n, n);
         n = v3_sel(v_gt(nl2, v_set1(1e-12f)), v3_scale(n, v_rsqrt(v_max(nl2, v_set1(K_TINY)))), v3(z, one, z));
         /* planted: the ankle above the contact along the normal */
-        vf ah = ld(K, K_AH, i);
+        vf ah = kld(K, K_AH, i);
         fv3 tp = v3(v_fma(n.x, ah, a.x), v_fma(n.y, ah, ld(cF, F_CY, i)), v_fma(n.z, ah, a.z));
         fv3 t = v3(v_fma(v_sub(tp.x, a.x), w, a.x), v_fma(v_sub(tp.y, a.y), w, a.y), v_fma(v_sub(tp.z, a.z), w, a.z));
         t.y = v_sel(v_lt(t.y, tp.y), tp.y, t.y); /* no foot below the ground */
@@ -279,19 +287,19 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         /* desired foot orientation: the animated one turned so the sole lies
          * on the ground normal, blended by the weight */
         fq af = q_ld(cF, F_AFX, F_AFY, F_AFZ, F_AFW, i);
-        fv3 sole = q_rot(af, v3_ld(K, K_SOLEX, i));
+        fv3 sole = q_rot(af, kv3(K, K_SOLEX, i));
         fq df = q_sel(v_gt(w, z), q_mul(q_arc(sole, n), af), af);
         df = q_sel(v_lt(w, one), q_nlerp(af, df, w), df);
         q_st(F, F_DFX, F_DFY, F_DFZ, F_DFW, i, df);
         /* pelvis: what this foot needs beyond the leg's comfortable reach
          * (or beyond the animation's own extension, if longer) */
         fq r = q_norm(q_sld(job, S_EQX, i));
-        fv3 hip_off = q_rot(r, v3_ld(K, K_HIPX, i));
+        fv3 hip_off = q_rot(r, kv3(K, K_HIPX, i));
         sst(job, S_HOX, i, hip_off.x);
         sst(job, S_HOY, i, hip_off.y);
         sst(job, S_HOZ, i, hip_off.z);
         fv3 hip = v3_add(v3_sld(job, S_EPX, i), hip_off);
-        vf lim = v_mul(ld(K, K_REACH, i), keep);
+        vf lim = v_mul(kld(K, K_REACH, i), keep);
         fv3 ah_v = v3_sub(a, hip);
         vf anim = v_sqrt(v3_dot(ah_v, ah_v));
         lim = v_sel(v_gt(anim, lim), anim, lim);
@@ -318,16 +326,16 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
  * cur_c) has the larger cos of half the difference. The mask says where the
  * result differs from the current angle by more than 1e-6 rad (and the knee
  * has a solution). */
-CIK_INLINE vm knee_for_distance(const float *const *K, int i, vf dist, vf cur_s, vf cur_c, vf *ks, vf *kc)
+CIK_INLINE vm knee_for_distance(const cik__foot_consts *K, int i, vf dist, vf cur_s, vf cur_c, vf *ks, vf *kc)
 {
     const int l = K_LIMIT + L_COUNT * 1;
     const vf z = v_set1(0.0f), one = v_set1(1.0f), half = v_set1(0.5f);
-    vf kM = ld(K, K_KM, i), kA = ld(K, K_KA, i), kB = ld(K, K_KB, i);
-    vf cphi = ld(K, K_CPHI, i), sphi = ld(K, K_SPHI, i);
-    vf cmax = ld(K, l + L_CMAX, i), smax = ld(K, l + L_SMAX, i);
-    vf cmin = ld(K, l + L_CMIN, i), smin = ld(K, l + L_SMIN, i);
+    vf kM = kld(K, K_KM, i), kA = kld(K, K_KA, i), kB = kld(K, K_KB, i);
+    vf cphi = kld(K, K_CPHI, i), sphi = kld(K, K_SPHI, i);
+    vf cmax = kld(K, l + L_CMAX, i), smax = kld(K, l + L_SMAX, i);
+    vf cmin = kld(K, l + L_CMIN, i), smin = kld(K, l + L_SMIN, i);
     vm valid = v_gt(kM, v_set1(1e-9f));
-    vf want = v_sub(v_mul(half, v_sub(v_mul(dist, dist), ld(K, K_KTS, i))), ld(K, K_KC, i));
+    vf want = v_sub(v_mul(half, v_sub(v_mul(dist, dist), kld(K, K_KTS, i))), kld(K, K_KC, i));
     vf c = v_div(want, v_sel(valid, kM, one));
     c = v_max(v_min(c, one), v_set1(-1.0f));
     vf r = v_sqrt(v_max(v_mul(v_sub(one, c), v_add(one, c)), z)); /* sin(acos c), accurate near c = +-1 */
@@ -370,7 +378,7 @@ CIK_INLINE vm knee_for_distance(const float *const *K, int i, vf dist, vf cur_s,
 static void k_place_b(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
-    const float *const *K = job->k;
+    const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
     const vf z = v_set1(0.0f), thr2 = v_set1(job->threshold * job->threshold);
@@ -404,17 +412,17 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v_store(bs->target_x + i, t.x);
         v_store(bs->target_y + i, t.y);
         v_store(bs->target_z + i, t.z);
-        fv3 thigh = v3_ld(K, K_THX, i), shin = v3_ld(K, K_SHX, i);
+        fv3 thigh = kv3(K, K_THX, i), shin = kv3(K, K_SHX, i);
         /* a start pose that already meets the target is left alone */
         if (job->start != CIK_FOOT_START_ANIMATION) {
             fv3 e = v3_add(hip, q_rot(q_mul(r, q[0]), v3_add(thigh, q_rot(q[1], shin))));
             fv3 de = v3_sub(e, t);
-            vm seed = w_and(v_ge(v3_dot(de, de), thr2), v_gt(ld(K, K_HINGE, i), z));
+            vm seed = w_and(v_ge(v3_dot(de, de), thr2), v_gt(kld(K, K_HINGE, i), z));
             if (w_any(seed)) {
                 /* the seed: the knee for the distance, then (TWO_BONE) the
                  * hip swung by the shortest arc toward the target, its limit
                  * applied */
-                fv3 ka = v3_ld(K, K_LIMIT + L_COUNT + L_AX, i);
+                fv3 ka = kv3(K, K_LIMIT + L_COUNT + L_AX, i);
                 fq q1 = q_sel(v_lt(q[1].w, z), q_neg(q[1]), q[1]);
                 vf s = v3_dot(v3(q1.x, q1.y, q1.z), ka), n2 = v_fma(s, s, v_mul(q1.w, q1.w));
                 vm nok = v_gt(n2, z);
@@ -452,7 +460,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
 static void k_align(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
-    const float *const *K = job->k;
+    const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
     for (int i = begin; i < end; i += CIK_LANES) {
@@ -465,8 +473,8 @@ static void k_align(const cik__foot_job *job, int begin, int end)
         fq q1 = q4(v_load(bs->rotation_x[1] + i), v_load(bs->rotation_y[1] + i), v_load(bs->rotation_z[1] + i),
                    v_load(bs->rotation_w[1] + i));
         fq w0 = q_mul(r, q0), w1 = q_mul(w0, q1);
-        fv3 a = v3_add(v3_add(v3_add(p, q_rot(r, v3_ld(K, K_HIPX, i))), q_rot(w0, v3_ld(K, K_THX, i))),
-                       q_rot(w1, v3_ld(K, K_SHX, i)));
+        fv3 a = v3_add(v3_add(v3_add(p, q_rot(r, kv3(K, K_HIPX, i))), q_rot(w0, kv3(K, K_THX, i))),
+                       q_rot(w1, kv3(K, K_SHX, i)));
         fq df = q_ld(cF, F_DFX, F_DFY, F_DFZ, F_DFW, i);
         fq q2 = apply_limit(K, K_LIMIT + 2 * L_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
         v_store(bs->rotation_x[2] + i, q2.x);
