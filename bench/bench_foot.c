@@ -15,7 +15,8 @@
  * Counters (docs/benchmarks.md): chars_per_s, ns_per_char, frame_ms (mean
  * of the timed frames), cpu_ns_per_char (threads:1 only: the calling
  * thread's CPU time, which other processes do not inflate), probe_ms, ground_ms, place_ms, solve_ms, align_ms
- * (stage medians), solve_share (solve_ms over the stages' sum), mean_passes
+ * (stage medians; with threads:1 also probe_cpu_ms ... align_cpu_ms, the
+ * medians of the calling thread's CPU time), solve_share (solve_ms over the stages' sum), mean_passes
  * and converged of the last frame's leg solves.
  */
 #include "bench_foot.h"
@@ -34,6 +35,8 @@
 
 enum { S_PROBE, S_GROUND, S_PLACE, S_SOLVE, S_ALIGN, S_COUNT };
 static const char *const stage_counter[S_COUNT] = {"probe_ms", "ground_ms", "place_ms", "solve_ms", "align_ms"};
+static const char *const stage_cpu_counter[S_COUNT] = {"probe_cpu_ms", "ground_cpu_ms", "place_cpu_ms", "solve_cpu_ms",
+                                                       "align_cpu_ms"};
 
 /* One scene and crowd, rebuilt when the size changes. */
 static struct {
@@ -121,25 +124,23 @@ static void bm_frame(cikb_state *s)
     if (cpu_clock && total > 0) cikb_counter(s, "cpu_ns_per_char", cpu_seconds * 1e9 / total, CIKB_PLAIN);
 
     /* the stages one by one, untimed by Google Benchmark */
-    static double t[S_COUNT][STAGE_FRAMES];
+    static double t[S_COUNT][STAGE_FRAMES], u[S_COUNT][STAGE_FRAMES];
     for (int k = 0; k < STAGE_FRAMES; ++k) {
         foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
-        double t0 = wl_now();
-        cik_foot_crowd_probe(fx.crowd);
-        double t1 = wl_now();
-        cik_foot_crowd_ground_heightfield(fx.crowd, hf);
-        double t2 = wl_now();
-        cik_foot_crowd_place(fx.crowd, &o);
-        double t3 = wl_now();
-        cik_foot_crowd_solve(fx.crowd, &o);
-        double t4 = wl_now();
-        cik_foot_crowd_align(fx.crowd, &o);
-        double t5 = wl_now();
-        t[S_PROBE][k] = t1 - t0;
-        t[S_GROUND][k] = t2 - t1;
-        t[S_PLACE][k] = t3 - t2;
-        t[S_SOLVE][k] = t4 - t3;
-        t[S_ALIGN][k] = t5 - t4;
+        double w[S_COUNT + 1], c[S_COUNT + 1];
+        for (int i = 0; i <= S_COUNT; ++i) {
+            w[i] = wl_now();
+            c[i] = cpu_clock ? thread_cpu_now() : 0.0;
+            if (i == S_PROBE) cik_foot_crowd_probe(fx.crowd);
+            else if (i == S_GROUND) cik_foot_crowd_ground_heightfield(fx.crowd, hf);
+            else if (i == S_PLACE) cik_foot_crowd_place(fx.crowd, &o);
+            else if (i == S_SOLVE) cik_foot_crowd_solve(fx.crowd, &o);
+            else if (i == S_ALIGN) cik_foot_crowd_align(fx.crowd, &o);
+        }
+        for (int i = 0; i < S_COUNT; ++i) {
+            t[i][k] = w[i + 1] - w[i];
+            u[i][k] = c[i + 1] - c[i];
+        }
     }
     double sum = 0.0, median[S_COUNT];
     for (int i = 0; i < S_COUNT; ++i) {
@@ -147,6 +148,11 @@ static void bm_frame(cikb_state *s)
         median[i] = 0.5 * (t[i][STAGE_FRAMES / 2 - 1] + t[i][STAGE_FRAMES / 2]);
         sum += median[i];
         cikb_counter(s, stage_counter[i], median[i] * 1e3, CIKB_PLAIN);
+        if (cpu_clock) {
+            qsort(u[i], STAGE_FRAMES, sizeof(double), cmp_double);
+            double m = 0.5 * (u[i][STAGE_FRAMES / 2 - 1] + u[i][STAGE_FRAMES / 2]);
+            cikb_counter(s, stage_cpu_counter[i], m * 1e3, CIKB_PLAIN);
+        }
     }
     cikb_counter(s, "solve_share", sum > 0 ? median[S_SOLVE] / sum : 0.0, CIKB_PLAIN);
 

@@ -233,8 +233,9 @@ CIK_API cik_status cik_foot_crowd_streams(cik_foot_crowd *crowd, cik_foot_stream
 
 /** Stage 1: forward kinematics of the animated pose (writes anim_ankle_*,
  *  probe_*). Having no options, it runs on the thread count
- *  (options.solver.threads) of the crowd's last place, solve, align or frame
- *  call; all threads before any. */
+ *  (options.solver.threads) and with the instruction set
+ *  (options.solver.backend) of the crowd's last place, solve, align or frame
+ *  call; all threads and the best instruction set before any. */
 CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd);
 
 /** Stage 2: samples `hf` under every probe into the contact streams. */

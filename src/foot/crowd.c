@@ -10,50 +10,33 @@
 #include <omp.h>
 #endif
 
+#include "foot_internal.h"
 #include "foot_math.h"
-
-/* Per-character float streams, then per-foot ones (internal ones last). */
-enum { C_PX, C_PY, C_PZ, C_QX, C_QY, C_QZ, C_QW, C_DROP, C_STATE, C_COUNT };
-enum {
-    F_POSE = 0, /* 12: x[3] y[3] z[3] w[3] */
-    F_WEIGHT = 12,
-    F_AAX, F_AAY, F_AAZ,
-    F_PROBEX, F_PROBEZ,
-    F_CY, F_CNX, F_CNY, F_CNZ,
-    F_TX, F_TY, F_TZ,
-    F_AX, F_AY, F_AZ,
-    F_FQX, F_FQY, F_FQZ, F_FQW,
-    F_AFX, F_AFY, F_AFZ, F_AFW, /* animated foot world rotation */
-    F_DFX, F_DFY, F_DFZ, F_DFW, /* desired foot world rotation */
-    F_COUNT
-};
-
-/* A leg prepared for the frame (when the legs are set): limits with their
- * half-angle sines and cosines, and the knee's constants for the two-bone
- * start, so that the frame needs no transcendental function per foot. */
-typedef struct leg_k {
-    cik_vec3 hip, thigh, shin, sole; /* sole normal normalised */
-    float ankle_height, reach;       /* reach: |thigh| + |shin| */
-    fm_limit limit[3];
-    /* knee_for_distance: |t + R(axis, k) s|^2 = ts + 2 (C + A cos k + B sin k)
-     * with t the thigh, s the shin; (cphi, sphi) = (A, B) / M */
-    int knee_hinge;
-    float kA, kB, kC, kM, kts, cphi, sphi;
-} leg_k;
 
 struct cik_foot_crowd {
     int characters, feet;
     int primed;
     int threads; /* options.solver.threads of the last staged call (probe has no options) */
+    const cik__foot_kernel *kernel; /* likewise, from options.solver.backend */
     cik_batch *batch;
     cik_streams bs;
     cik_foot_leg *legs; /* per foot, axes and sole normal normalised */
-    float *reach;       /* per foot: |thigh| + |shin| */
-    leg_k *k;           /* per foot, prepared */
     void *block;
     float *c[C_COUNT];
     float *f[F_COUNT];
+    float *k[K_COUNT]; /* the legs' constants, one float per foot */
+    /* where the kernels read them (foot_internal.h): each constant from its
+     * stream or, when all left and all right feet agree, from its pattern of
+     * PATTERN floats in kpat; worked out again after the legs change */
+    cik__foot_consts kc;
+    float *kpat;
+    int kstale;
 };
+
+static const cik__foot_kernel *kernel_for(cik_backend backend);
+
+/* Floats in a constant's pattern: the widest kernel's lanes (16 x 4). */
+#define PATTERN 64
 
 cik_foot_options cik_foot_default_options(void)
 {
@@ -183,29 +166,58 @@ static cik_status check_leg(const cik_foot_leg *leg)
     return CIK_OK;
 }
 
-static void leg_prepare(const cik_foot_leg *l, leg_k *k)
+
+/* Writes foot f's leg constants (K_*): limits with their half-angle sines and
+ * cosines, and the knee's constants for the two-bone start, so that the frame
+ * needs no transcendental function per foot. */
+static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
 {
-    memset(k, 0, sizeof *k);
-    k->hip = l->hip;
-    k->thigh = l->thigh;
-    k->shin = l->shin;
-    k->sole = l->sole_normal;
-    k->ankle_height = l->ankle_height;
-    k->reach = fm_len(l->thigh) + fm_len(l->shin);
-    for (int j = 0; j < 3; ++j) k->limit[j] = fm_limit_prepare(&l->limit[j]);
-    k->knee_hinge = l->limit[1].type == CIK_LIMIT_HINGE;
-    if (k->knee_hinge) {
-        cik_vec3 a = k->limit[1].axis, t = l->thigh, sv = l->shin;
+    float *const *k = cr->k;
+    const cik_vec3 v[4] = {l->hip, l->thigh, l->shin, l->sole_normal};
+    for (int i = 0; i < 4; ++i) {
+        k[K_HIPX + 3 * i][f] = v[i].x;
+        k[K_HIPY + 3 * i][f] = v[i].y;
+        k[K_HIPZ + 3 * i][f] = v[i].z;
+    }
+    k[K_AH][f] = l->ankle_height;
+    k[K_REACH][f] = fm_len(l->thigh) + fm_len(l->shin);
+    fm_limit lim[3];
+    for (int j = 0; j < 3; ++j) {
+        lim[j] = fm_limit_prepare(&l->limit[j]);
+        float *const *L = k + K_LIMIT + L_COUNT * j;
+        L[L_TYPE][f] = (float)lim[j].type;
+        L[L_AX][f] = lim[j].axis.x;
+        L[L_AY][f] = lim[j].axis.y;
+        L[L_AZ][f] = lim[j].axis.z;
+        L[L_CMIN][f] = lim[j].cmin;
+        L[L_SMIN][f] = lim[j].smin;
+        L[L_CMAX][f] = lim[j].cmax;
+        L[L_SMAX][f] = lim[j].smax;
+        L[L_CSWING][f] = lim[j].cswing;
+        L[L_SSWING][f] = lim[j].sswing;
+    }
+    float kA = 0.0f, kB = 0.0f, kC = 0.0f, kM = 0.0f, kts = 0.0f, cphi = 1.0f, sphi = 0.0f;
+    int hinge = l->limit[1].type == CIK_LIMIT_HINGE;
+    if (hinge) {
+        cik_vec3 a = lim[1].axis, t = l->thigh, sv = l->shin;
         cik_vec3 spar = fm_scale(a, fm_dot(a, sv));
         cik_vec3 sperp = fm_sub(sv, spar);
-        k->kC = fm_dot(t, spar);
-        k->kA = fm_dot(t, sperp);
-        k->kB = fm_dot(t, fm_cross(a, sperp));
-        k->kM = sqrtf(k->kA * k->kA + k->kB * k->kB);
-        k->kts = fm_dot(t, t) + fm_dot(sv, sv);
-        k->cphi = k->kM > 0.0f ? k->kA / k->kM : 1.0f;
-        k->sphi = k->kM > 0.0f ? k->kB / k->kM : 0.0f;
+        kC = fm_dot(t, spar);
+        kA = fm_dot(t, sperp);
+        kB = fm_dot(t, fm_cross(a, sperp));
+        kM = sqrtf(kA * kA + kB * kB);
+        kts = fm_dot(t, t) + fm_dot(sv, sv);
+        cphi = kM > 0.0f ? kA / kM : 1.0f;
+        sphi = kM > 0.0f ? kB / kM : 0.0f;
     }
+    k[K_KA][f] = kA;
+    k[K_KB][f] = kB;
+    k[K_KC][f] = kC;
+    k[K_KM][f] = kM;
+    k[K_KTS][f] = kts;
+    k[K_CPHI][f] = cphi;
+    k[K_SPHI][f] = sphi;
+    k[K_HINGE][f] = hinge ? 1.0f : 0.0f;
 }
 
 static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
@@ -234,8 +246,8 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
         for (int j = 0; j < 3; ++j)
             if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = fm_norm(l.limit[j].axis);
         cr->legs[f] = l;
-        cr->reach[f] = fm_len(l.thigh) + fm_len(l.shin);
-        leg_prepare(&l, &cr->k[f]);
+        leg_prepare(cr, f, &l);
+        cr->kstale = 1;
     }
     return CIK_OK;
 }
@@ -254,6 +266,7 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     if (!cr) return CIK_ERROR_OUT_OF_MEMORY;
     cr->characters = character_count;
     cr->feet = 2 * character_count;
+    cr->kernel = kernel_for(CIK_BACKEND_AUTO);
     cik_status s = cik_batch_create(cr->feet, 3, &cr->batch);
     if (s != CIK_OK) {
         free(cr);
@@ -262,12 +275,11 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     cik_batch_streams(cr->batch, &cr->bs);
     size_t cstride = ((size_t)cr->characters + 15) & ~(size_t)15; /* 64-byte multiples */
     size_t fstride = ((size_t)cr->feet + 15) & ~(size_t)15;
-    size_t floats = cstride * C_COUNT + fstride * F_COUNT;
+    if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
+    size_t floats = cstride * C_COUNT + fstride * (F_COUNT + K_COUNT) + (size_t)PATTERN * K_COUNT;
     cr->block = malloc(floats * sizeof(float) + 64);
     cr->legs = malloc(sizeof(cik_foot_leg) * (size_t)cr->feet);
-    cr->reach = malloc(sizeof(float) * (size_t)cr->feet);
-    cr->k = malloc(sizeof(leg_k) * (size_t)cr->feet);
-    if (!cr->block || !cr->legs || !cr->reach || !cr->k) {
+    if (!cr->block || !cr->legs) {
         cik_foot_crowd_destroy(cr);
         return CIK_ERROR_OUT_OF_MEMORY;
     }
@@ -275,6 +287,8 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     memset(p, 0, floats * sizeof(float));
     for (int i = 0; i < C_COUNT; ++i, p += cstride) cr->c[i] = p;
     for (int i = 0; i < F_COUNT; ++i, p += fstride) cr->f[i] = p;
+    for (int i = 0; i < K_COUNT; ++i, p += fstride) cr->k[i] = p;
+    cr->kpat = p;
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[C_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
@@ -299,8 +313,6 @@ void cik_foot_crowd_destroy(cik_foot_crowd *cr)
     cik_batch_destroy(cr->batch);
     free(cr->block);
     free(cr->legs);
-    free(cr->reach);
-    free(cr->k);
     free(cr);
 }
 
@@ -376,7 +388,6 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
     o->foot_qw = cr->f[F_FQW];
     return CIK_OK;
 }
-
 /* ------------------------------------------------------------------------ */
 /* The frame                                                                */
 /*
@@ -384,8 +395,14 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
  * splits the characters into one contiguous range per thread and runs probe,
  * ground and place on blocks of BLOCK characters (their streams stay in the
  * cache from one stage to the next), then the batch solve, then align.
- * Nothing here calls a transcendental function per foot: limits and the
- * two-bone start use half-angle algebra (foot_math.h, knee_for_distance).
+ *
+ * Within a block each stage is a vector kernel over the feet
+ * (foot_kernel.h, one lane a foot, compiled per instruction set and chosen
+ * like the solver's), with two small scalar loops: the per-character ones
+ * (the pelvis copied to both feet; the pelvis drop, the larger need of the
+ * two feet, smoothed) and the ground stage's gather of heights. Nothing calls
+ * a transcendental function per foot: limits and the two-bone start use
+ * half-angle algebra (foot_math.h, foot_kernel.h).
  */
 
 /* Below this many feet the stages run on the calling thread (a parallel
@@ -393,6 +410,10 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 #define PARALLEL_MIN_FEET 2048
 /* Characters per block of the staged passes. */
 #define BLOCK 128
+/* Thread ranges start at multiples of this many characters, so that every
+ * block but the crowd's last starts and ends on a whole number of vectors of
+ * every kernel (64 feet: 4 AVX-512 vectors) and loads stay aligned. */
+#define ALIGN_CHARS 32
 
 static int thread_count(int threads, int feet)
 {
@@ -410,144 +431,40 @@ static int thread_count(int threads, int feet)
 /* The part [*c0, *c1) of n characters that thread `t` of `nt` takes. */
 static void thread_range(int n, int t, int nt, int *c0, int *c1)
 {
-    *c0 = (int)((long long)n * t / nt);
-    *c1 = (int)((long long)n * (t + 1) / nt);
+    *c0 = t == 0 ? 0 : (int)((long long)n * t / nt) / ALIGN_CHARS * ALIGN_CHARS;
+    *c1 = t == nt - 1 ? n : (int)((long long)n * (t + 1) / nt) / ALIGN_CHARS * ALIGN_CHARS;
 }
 #endif
 
-static inline cik_quat pose_q(const cik_foot_crowd *cr, int f, int j)
+/* The foot kernels for a solver backend: the same instruction set, the best
+ * this CPU runs for AUTO, the scalar build for REFERENCE and SCALAR. */
+static const cik__foot_kernel *kernel_for(cik_backend backend)
 {
-    return fm_q(cr->f[F_POSE + j][f], cr->f[F_POSE + 3 + j][f], cr->f[F_POSE + 6 + j][f],
-                cr->f[F_POSE + 9 + j][f]);
-}
-
-static inline cik_quat pelvis_q(const cik_foot_crowd *cr, int c)
-{
-    return fm_qnorm(fm_q(cr->c[C_QX][c], cr->c[C_QY][c], cr->c[C_QZ][c], cr->c[C_QW][c]));
-}
-
-/* Stage 1 on characters [c0, c1). */
-static void probe_range(cik_foot_crowd *cr, int c0, int c1)
-{
-    float *const *F = cr->f;
-    for (int c = c0; c < c1; ++c) {
-        cik_quat r = pelvis_q(cr, c);
-        cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
-        for (int side = 0; side < 2; ++side) {
-            int f = 2 * c + side;
-            const leg_k *leg = &cr->k[f];
-            cik_quat w0 = fm_qmul(r, pose_q(cr, f, 0));
-            cik_quat w1 = fm_qmul(w0, pose_q(cr, f, 1));
-            cik_quat w2 = fm_qnorm(fm_qmul(w1, pose_q(cr, f, 2)));
-            cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
-                                fm_rot(w1, leg->shin));
-            F[F_AAX][f] = a.x;
-            F[F_AAY][f] = a.y;
-            F[F_AAZ][f] = a.z;
-            F[F_PROBEX][f] = a.x;
-            F[F_PROBEZ][f] = a.z;
-            F[F_AFX][f] = w2.x;
-            F[F_AFY][f] = w2.y;
-            F[F_AFZ][f] = w2.z;
-            F[F_AFW][f] = w2.w;
-        }
+    if (backend == CIK_BACKEND_AUTO) backend = cik_backend_best();
+    if (!cik_backend_available(backend)) return &cik__foot_kernel_scalar;
+    switch (backend) {
+#ifdef CIK__X86
+    case CIK_BACKEND_SSE: return &cik__foot_kernel_sse;
+    case CIK_BACKEND_AVX2: return &cik__foot_kernel_avx2;
+    case CIK_BACKEND_AVX512: return &cik__foot_kernel_avx512;
+#endif
+#ifdef CIK__ARM64
+    case CIK_BACKEND_NEON: return &cik__foot_kernel_neon;
+#endif
+    default: return &cik__foot_kernel_scalar;
     }
 }
 
-/* Stage 2 on characters [c0, c1). */
-static cik_status ground_range(cik_foot_crowd *cr, const cik_heightfield *hf, int c0, int c1)
+/* Runs a pass, `vec` of the chosen kernel (`lanes` wide), over feet
+ * [f0, f1): whole vectors, then `one`, the scalar build, for the feet left
+ * over (only at the crowd's end). */
+static void run_kernel(cik__foot_fn vec, cik__foot_fn one, int lanes, const cik__foot_job *job, int f0, int f1)
 {
-    size_t f = 2 * (size_t)c0;
-    return cik_heightfield_sample_many(hf, 2 * (c1 - c0), cr->f[F_PROBEX] + f, cr->f[F_PROBEZ] + f,
-                                       cr->f[F_CY] + f, cr->f[F_CNX] + f, cr->f[F_CNY] + f, cr->f[F_CNZ] + f);
+    int mid = f0 + (f1 - f0) / lanes * lanes;
+    if (mid > f0) vec(job, f0, mid);
+    if (f1 > mid) one(job, mid, f1);
 }
-
-/* Knee hinge angle in [lo, hi] that puts the ankle `dist` from the hip:
- * |t + R(axis, k) s| = dist, i.e. C + A cos k + B sin k = (dist^2 - |t|^2 -
- * |s|^2) / 2, i.e. M cos(k - phi) = want with (A, B) = M (cos phi, sin phi).
- * Of the (at most two) solutions k = phi +- acos(want / M), clamped, the one
- * that fits best, nearer the current angle on a tie.
- *
- * Angles are carried as half-angle unit vectors (sin(k/2), cos(k/2)) with
- * cos(k/2) >= 0 (k in [-pi, pi]): cos k and sin k of the solutions follow
- * from the angle-sum identities, the half angle from cos k, limits compare
- * as in fm_apply_limit, and of two angles the one nearer the current angle
- * has the larger cos of half the difference. `cur` is the current angle's
- * (sin, cos) of the half angle; the result likewise in *ks, *kc. Returns 0
- * when the current angle stays (no solution, or within 1e-6 rad of it). */
-static int knee_for_distance(const leg_k *leg, float dist, float cur_s, float cur_c, float *ks, float *kc)
-{
-    const fm_limit *l = &leg->limit[1];
-    if (!(leg->kM > 1e-9f)) return 0;
-    float want = 0.5f * (dist * dist - leg->kts) - leg->kC;
-    float c = want / leg->kM;
-    c = c < -1.0f ? -1.0f : (c > 1.0f ? 1.0f : c);
-    float r = sqrtf((1.0f - c) * (1.0f + c)); /* sin(acos c), accurate near c = +-1 */
-    float best_s = cur_s, best_c = cur_c, best_err = INFINITY, best_near = -2.0f;
-    for (int k = 0; k < 2; ++k) {
-        float sg = k ? -1.0f : 1.0f;
-        float cosk = leg->cphi * c - sg * leg->sphi * r;
-        float sink = leg->sphi * c + sg * leg->cphi * r;
-        /* half angle, k in [-pi, pi]: cos(k/2) >= 0 */
-        float hc = sqrtf(fmaxf(0.0f, 0.5f * (1.0f + cosk)));
-        float hs = hc > 0.5f ? sink / (2.0f * hc) : copysignf(sqrtf(fmaxf(0.0f, 0.5f * (1.0f - cosk))), sink);
-        if (hs * l->cmax - hc * l->smax > 0.0f) {
-            hs = l->smax, hc = l->cmax;
-            cosk = hc * hc - hs * hs, sink = 2.0f * hs * hc;
-        } else if (hs * l->cmin - hc * l->smin < 0.0f) {
-            hs = l->smin, hc = l->cmin;
-            cosk = hc * hc - hs * hs, sink = 2.0f * hs * hc;
-        }
-        float e = fabsf(leg->kA * cosk + leg->kB * sink - want);
-        float near = hc * cur_c + hs * cur_s; /* cos((k - current) / 2) */
-        if (e < best_err - 1e-7f || (fabsf(e - best_err) <= 1e-7f && near > best_near)) {
-            best_s = hs;
-            best_c = hc;
-            best_err = e;
-            best_near = near;
-        }
-    }
-    *ks = best_s;
-    *kc = best_c;
-    /* |k - current| > 1e-6 rad: |sin((k - current) / 2)| > 5e-7 */
-    return fabsf(best_s * cur_c - best_c * cur_s) > 5e-7f;
-}
-
-/* Seeds a leg's start pose toward target t from a hip at `hip` (world) under
- * a pelvis rotation r; q[0], q[1] are the clamped animated hip and knee. */
-static void seed_leg(const leg_k *leg, int mode, cik_quat r, cik_vec3 hip, cik_vec3 t, cik_quat q[2])
-{
-    if (mode == CIK_FOOT_START_ANIMATION || !leg->knee_hinge) return;
-    cik_vec3 a = leg->limit[1].axis;
-    cik_quat q1 = q[1].w < 0.0f ? fm_q(-q[1].x, -q[1].y, -q[1].z, -q[1].w) : q[1];
-    float s = q1.x * a.x + q1.y * a.y + q1.z * a.z, n = sqrtf(s * s + q1.w * q1.w);
-    float cur_s = n > 0.0f ? s / n : 0.0f, cur_c = n > 0.0f ? q1.w / n : 1.0f;
-    float dist = fm_len(fm_sub(t, hip));
-    float ks, kc;
-    if (knee_for_distance(leg, dist, cur_s, cur_c, &ks, &kc)) q[1] = fm_q(a.x * ks, a.y * ks, a.z * ks, kc);
-    if (mode != CIK_FOOT_START_TWO_BONE) return;
-    cik_quat w0 = fm_qmul(r, q[0]);
-    cik_vec3 e = fm_rot(w0, fm_add(leg->thigh, fm_rot(q[1], leg->shin)));
-    cik_vec3 b = fm_sub(t, hip);
-    float el = fm_len(e), bl = fm_len(b);
-    if (!(el > 1e-6f) || !(bl > 1e-6f)) return;
-    cik_quat turn = fm_arc(fm_scale(e, 1.0f / el), fm_scale(b, 1.0f / bl));
-    if (turn.w > 0.9999999f) return;
-    cik_quat q0 = fm_qnorm(fm_qmul(fm_qconj(r), fm_qmul(turn, w0)));
-    q[0] = fm_apply_limit(&leg->limit[0], q0);
-}
-
-/* How far the hip must come down so that `t` is `lim` away from it. */
-static inline float drop_need(cik_vec3 hip, cik_vec3 t, float lim)
-{
-    cik_vec3 v = fm_sub(t, hip);
-    float d2 = fm_dot(v, v);
-    if (!(d2 > lim * lim)) return 0.0f; /* reachable (or NaN) */
-    if (v.y >= 0.0f) return 0.0f;      /* above the hip: lowering does not help */
-    float h2 = v.x * v.x + v.z * v.z;
-    if (h2 >= lim * lim) return -v.y; /* beyond reach sideways: bring the hip level */
-    return -sqrtf(lim * lim - h2) - v.y;
-}
+#define RUN(k, name, job, f0, f1) run_kernel((k)->name, cik__foot_kernel_scalar.name, (k)->lanes, (job), (f0), (f1))
 
 /* What stage 3 needs from the options, worked out once per call. */
 typedef struct place_args {
@@ -568,135 +485,42 @@ static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options
     return a;
 }
 
-/* Stage 3 on characters [c0, c1). */
-static void place_range(cik_foot_crowd *cr, const place_args *pa, int c0, int c1)
+/* Copies the pelvis of the block's characters [c0, c1) to both of their
+ * feet (S_EP*, S_EQ*): the kernels' lanes are feet. */
+static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, int c0, int c1)
 {
-    const cik_streams *bs = &cr->bs;
-    float *const *F = cr->f;
-    for (int c = c0; c < c1; ++c) {
-        cik_quat r = pelvis_q(cr, c);
-        cik_vec3 p = fm_v(cr->c[C_PX][c], cr->c[C_PY][c], cr->c[C_PZ][c]);
-        float need = 0.0f, lim[2];
-        cik_vec3 hip_off[2];
-        for (int side = 0; side < 2; ++side) {
-            int f = 2 * c + side;
-            const leg_k *leg = &cr->k[f];
-            float w = F[F_WEIGHT][f];
-            w = w > 0.0f ? (w < 1.0f ? w : 1.0f) : 0.0f;
-            cik_vec3 a = fm_v(F[F_AAX][f], F[F_AAY][f], F[F_AAZ][f]);
-            cik_vec3 n = fm_v(F[F_CNX][f], F[F_CNY][f], F[F_CNZ][f]);
-            float nl = fm_len(n);
-            n = nl > 1e-6f ? fm_scale(n, 1.0f / nl) : fm_v(0, 1, 0);
-            /* planted: the ankle above the contact along the normal */
-            cik_vec3 tp = fm_add(fm_v(a.x, F[F_CY][f], a.z), fm_scale(n, leg->ankle_height));
-            cik_vec3 t = fm_add(a, fm_scale(fm_sub(tp, a), w));
-            if (t.y < tp.y) t.y = tp.y; /* no foot below the ground */
-            F[F_TX][f] = t.x;
-            F[F_TY][f] = t.y;
-            F[F_TZ][f] = t.z;
-            /* desired foot orientation: the animated one, turned so the sole
-             * lies on the ground normal, blended by the weight */
-            cik_quat af = fm_q(F[F_AFX][f], F[F_AFY][f], F[F_AFZ][f], F[F_AFW][f]);
-            cik_vec3 sole = fm_rot(af, leg->sole);
-            cik_quat df = w > 0.0f ? fm_qmul(fm_arc(sole, n), af) : af;
-            if (w < 1.0f) df = fm_nlerp(af, df, w);
-            F[F_DFX][f] = df.x;
-            F[F_DFY][f] = df.y;
-            F[F_DFZ][f] = df.z;
-            F[F_DFW][f] = df.w;
-            /* pelvis: what this foot needs beyond the leg's comfortable
-             * reach (or beyond the animation's own extension, if longer) */
-            hip_off[side] = fm_rot(r, leg->hip);
-            cik_vec3 hip = fm_add(p, hip_off[side]);
-            lim[side] = leg->reach * (1.0f - pa->margin);
-            float anim = fm_len(fm_sub(a, hip));
-            if (anim > lim[side]) lim[side] = anim;
-            float nd = drop_need(hip, t, lim[side]);
-            if (nd > need) need = nd;
-        }
-        if (need > pa->max_drop) need = pa->max_drop;
-        float s = cr->c[C_STATE][c];
-        if (!pa->primed || !isfinite(s)) s = need;
-        else if (need > s) s = need < s + pa->step ? need : s + pa->step;
-        else s = need + (s - need) * pa->rise;
-        cr->c[C_STATE][c] = s;
-        cr->c[C_DROP][c] = s;
-        cik_vec3 pl = fm_v(p.x, p.y - s, p.z);
-        for (int side = 0; side < 2; ++side) {
-            int f = 2 * c + side;
-            const leg_k *leg = &cr->k[f];
-            bs->root_position_x[f] = pl.x;
-            bs->root_position_y[f] = pl.y;
-            bs->root_position_z[f] = pl.z;
-            bs->root_rotation_x[f] = r.x;
-            bs->root_rotation_y[f] = r.y;
-            bs->root_rotation_z[f] = r.z;
-            bs->root_rotation_w[f] = r.w;
-            /* start pose: the animation clamped into the limits, seeded */
-            cik_quat q[3];
-            for (int j = 0; j < 3; ++j) q[j] = fm_apply_limit(&leg->limit[j], pose_q(cr, f, j));
-            cik_vec3 t = fm_v(F[F_TX][f], F[F_TY][f], F[F_TZ][f]);
-            cik_vec3 hip = fm_add(pl, hip_off[side]);
-            /* a target still out of reach after the pelvis drop is pulled in
-             * to the reach: the leg then points at it, knee not locked */
-            cik_vec3 v = fm_sub(t, hip);
-            float d2 = fm_dot(v, v);
-            if (d2 > lim[side] * lim[side]) {
-                t = fm_add(hip, fm_scale(v, lim[side] / sqrtf(d2)));
-                F[F_TX][f] = t.x;
-                F[F_TY][f] = t.y;
-                F[F_TZ][f] = t.z;
-            }
-            bs->target_x[f] = t.x;
-            bs->target_y[f] = t.y;
-            bs->target_z[f] = t.z;
-            /* a start pose that already meets the target is left alone */
-            cik_vec3 e = fm_add(hip, fm_rot(fm_qmul(r, q[0]), fm_add(leg->thigh, fm_rot(q[1], leg->shin))));
-            cik_vec3 de = fm_sub(e, t);
-            if (fm_dot(de, de) >= pa->threshold * pa->threshold) seed_leg(leg, pa->start, r, hip, t, q);
-            for (int j = 0; j < 3; ++j) {
-                bs->rotation_x[j][f] = q[j].x;
-                bs->rotation_y[j][f] = q[j].y;
-                bs->rotation_z[j][f] = q[j].z;
-                bs->rotation_w[j][f] = q[j].w;
-            }
-        }
+    for (int s = 0; s < 7; ++s) {
+        const float *src = cr->c[C_PX + s] + c0;
+        float *dst = job->s[S_EPX + s] + (2 * c0 - job->s0);
+        for (int c = 0; c < c1 - c0; ++c) dst[2 * c] = dst[2 * c + 1] = src[c];
     }
 }
 
-/* Stage 5 on characters [c0, c1). */
-static void align_range(cik_foot_crowd *cr, int c0, int c1)
+/* Stage 3 between the kernel passes, the block's characters [c0, c1): the
+ * larger need of the two feet (the lower foot decides), clamped, then
+ * smoothed over frames: down at most `step`, up exponentially. */
+static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const place_args *pa, int c0, int c1)
 {
-    const cik_streams *bs = &cr->bs;
-    float *const *F = cr->f;
-    for (int f = 2 * c0; f < 2 * c1; ++f) {
-        const leg_k *leg = &cr->k[f];
-        cik_quat r = fm_q(bs->root_rotation_x[f], bs->root_rotation_y[f], bs->root_rotation_z[f],
-                          bs->root_rotation_w[f]);
-        cik_vec3 p = fm_v(bs->root_position_x[f], bs->root_position_y[f], bs->root_position_z[f]);
-        cik_quat q0 = fm_q(bs->rotation_x[0][f], bs->rotation_y[0][f], bs->rotation_z[0][f],
-                           bs->rotation_w[0][f]);
-        cik_quat q1 = fm_q(bs->rotation_x[1][f], bs->rotation_y[1][f], bs->rotation_z[1][f],
-                           bs->rotation_w[1][f]);
-        cik_quat w0 = fm_qmul(r, q0);
-        cik_quat w1 = fm_qmul(w0, q1);
-        cik_vec3 a = fm_add(fm_add(fm_add(p, fm_rot(r, leg->hip)), fm_rot(w0, leg->thigh)),
-                            fm_rot(w1, leg->shin));
-        cik_quat df = fm_q(F[F_DFX][f], F[F_DFY][f], F[F_DFZ][f], F[F_DFW][f]);
-        cik_quat q2 = fm_qnorm(fm_qmul(fm_qconj(w1), df));
-        q2 = fm_apply_limit(&leg->limit[2], q2);
-        bs->rotation_x[2][f] = q2.x;
-        bs->rotation_y[2][f] = q2.y;
-        bs->rotation_z[2][f] = q2.z;
-        bs->rotation_w[2][f] = q2.w;
-        cik_quat w2 = fm_qnorm(fm_qmul(w1, q2));
-        F[F_AX][f] = a.x;
-        F[F_AY][f] = a.y;
-        F[F_AZ][f] = a.z;
-        F[F_FQX][f] = w2.x;
-        F[F_FQY][f] = w2.y;
-        F[F_FQZ][f] = w2.z;
-        F[F_FQW][f] = w2.w;
+    const float *need_f = job->s[S_NEED] + (2 * c0 - job->s0);
+    float *drop_f = job->s[S_DROP] + (2 * c0 - job->s0);
+    float *state = cr->c[C_STATE] + c0, *drop = cr->c[C_DROP] + c0;
+    for (int c = 0; c < c1 - c0; ++c) {
+        float need = 0.0f, n0 = need_f[2 * c], n1 = need_f[2 * c + 1];
+        need = n0 > need ? n0 : need;
+        need = n1 > need ? n1 : need;
+        need = need > pa->max_drop ? pa->max_drop : need;
+        float s = state[c];
+        if (!pa->primed || !isfinite(s)) s = need;
+        else if (need > s) s = need < s + pa->step ? need : s + pa->step;
+        else {
+            /* the remainder decays toward 0: below 1e-20 it is 0, never a
+             * denormal (which every later use would pay for) */
+            float d = (s - need) * pa->rise;
+            s = need + (fabsf(d) >= 1e-20f ? d : 0.0f);
+        }
+        state[c] = s;
+        drop[c] = s;
+        drop_f[2 * c] = drop_f[2 * c + 1] = s;
     }
 }
 
@@ -707,18 +531,62 @@ enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_ALIGN = 8 };
 static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
                            int c0, int c1)
 {
-    cik_status st = CIK_OK;
-    for (int b = c0; b < c1; b += BLOCK) {
-        int e = c1 - b < BLOCK ? c1 : b + BLOCK;
-        if (stages & DO_PROBE) probe_range(cr, b, e);
-        if (stages & DO_GROUND) {
-            cik_status s = ground_range(cr, hf, b, e);
-            if (s != CIK_OK) st = s;
-        }
-        if (stages & DO_PLACE) place_range(cr, pa, b, e);
-        if (stages & DO_ALIGN) align_range(cr, b, e);
+    const cik__foot_kernel *k = cr->kernel;
+    /* the blocks' scratch: on this thread's stack, 28 KiB, never allocated */
+    _Alignas(64) float scratch[S_COUNT][2 * BLOCK];
+    cik__foot_job job;
+    memset(&job, 0, sizeof job);
+    job.f = cr->f;
+    job.k = &cr->kc;
+    job.bs = &cr->bs;
+    for (int i = 0; i < S_COUNT; ++i) job.s[i] = scratch[i];
+    if (pa) {
+        job.margin = pa->margin;
+        job.threshold = pa->threshold;
+        job.start = pa->start;
     }
-    return st;
+    if (hf) {
+        job.ix2 = 0.5f / hf->spacing_x;
+        job.iz2 = 0.5f / hf->spacing_z;
+    }
+    for (int b = c0; b < c1; b += BLOCK) {
+        int e = c1 - b < BLOCK ? c1 : b + BLOCK, f0 = 2 * b, f1 = 2 * e;
+        job.s0 = f0;
+        if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, &job, b, e);
+        if (stages & DO_PROBE) RUN(k, probe, &job, f0, f1);
+        if (stages & DO_GROUND) {
+            cik__foot_ground_gather(&job, hf, f0, f1);
+            RUN(k, ground, &job, f0, f1);
+        }
+        if (stages & DO_PLACE) {
+            RUN(k, place_a, &job, f0, f1);
+            pelvis_drop(cr, &job, pa, b, e);
+            RUN(k, place_b, &job, f0, f1);
+        }
+        if (stages & DO_ALIGN) RUN(k, align, &job, f0, f1);
+    }
+    return CIK_OK;
+}
+
+/* Chooses where the kernels read each leg constant: its pattern when every
+ * left foot and every right foot has the same bits, else its stream. */
+static void refresh_consts(cik_foot_crowd *cr)
+{
+    for (int k = 0; k < K_COUNT; ++k) {
+        const float *v = cr->k[k];
+        int same = 1;
+        for (int f = 2; f < cr->feet && same; ++f) same = memcmp(&v[f], &v[f & 1], sizeof(float)) == 0;
+        if (same) {
+            float *pat = cr->kpat + (size_t)PATTERN * k;
+            for (int j = 0; j < PATTERN; ++j) pat[j] = v[j & 1];
+            cr->kc.p[k] = pat;
+            cr->kc.mask[k] = 1;
+        } else {
+            cr->kc.p[k] = v;
+            cr->kc.mask[k] = -1;
+        }
+    }
+    cr->kstale = 0;
 }
 
 /* Runs the chosen stages over all characters on `threads` (the options'
@@ -727,6 +595,7 @@ static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfie
                              int threads)
 {
     const int nc = cr->characters;
+    if (cr->kstale) refresh_consts(cr);
     int nt = thread_count(threads, cr->feet);
     if (nt <= 1) return run_part(cr, stages, hf, pa, 0, nc);
     int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */
@@ -743,6 +612,13 @@ static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfie
     }
 #endif
     return (cik_status)st;
+}
+
+/* Remembers the options a staged call runs with (probe has none). */
+static void use_options(cik_foot_crowd *cr, const cik_foot_options *opt)
+{
+    cr->threads = opt->solver.threads;
+    cr->kernel = kernel_for(opt->solver.backend);
 }
 
 cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
@@ -766,7 +642,7 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!opt) opt = &defaults;
     cik_status st = check_options(opt);
     if (st != CIK_OK) return st;
-    cr->threads = opt->solver.threads;
+    use_options(cr, opt);
     place_args pa = place_prepare(cr, opt);
     run_stages(cr, DO_PLACE, NULL, &pa, cr->threads);
     cr->primed = 1;
@@ -778,7 +654,7 @@ cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
-    cr->threads = opt->solver.threads;
+    use_options(cr, opt);
     return cik_solve(cr->batch, &opt->solver);
 }
 
@@ -787,7 +663,7 @@ cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
-    cr->threads = opt->solver.threads;
+    use_options(cr, opt);
     return run_stages(cr, DO_ALIGN, NULL, NULL, cr->threads);
 }
 
@@ -800,7 +676,7 @@ cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
     cik_status s = check_options(opt);
     if (s == CIK_OK) s = cik_heightfield_validate(hf);
     if (s != CIK_OK) return s;
-    cr->threads = opt->solver.threads;
+    use_options(cr, opt);
     /* probe, ground and place: one pass over each thread's characters */
     place_args pa = place_prepare(cr, opt);
     s = run_stages(cr, DO_PROBE | DO_GROUND | DO_PLACE, hf, &pa, cr->threads);

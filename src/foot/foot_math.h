@@ -59,28 +59,6 @@ static inline cik_quat fm_angle_axis(float angle, cik_vec3 axis)
     float s = sinf(0.5f * angle);
     return fm_q(a.x * s, a.y * s, a.z * s, cosf(0.5f * angle));
 }
-/* Shortest arc taking unit a onto unit b (identity when they agree; a half
- * turn about a perpendicular axis when they are opposite). */
-static inline cik_quat fm_arc(cik_vec3 a, cik_vec3 b)
-{
-    float d = fm_dot(a, b);
-    cik_vec3 x = fm_cross(a, b);
-    if (d < -0.999999f) {
-        cik_vec3 p = fabsf(a.x) < 0.9f ? fm_cross(a, fm_v(1, 0, 0)) : fm_cross(a, fm_v(0, 1, 0));
-        p = fm_norm(p);
-        return fm_q(p.x, p.y, p.z, 0.0f);
-    }
-    return fm_qnorm(fm_q(x.x, x.y, x.z, 1.0f + d));
-}
-/* Normalised linear interpolation along the shorter way. */
-static inline cik_quat fm_nlerp(cik_quat a, cik_quat b, float t)
-{
-    float d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    float s = d < 0.0f ? -t : t;
-    return fm_qnorm(fm_q(a.x + (b.x * s - a.x * t), a.y + (b.y * s - a.y * t),
-                         a.z + (b.z * s - a.z * t), a.w + (b.w * s - a.w * t)));
-}
-
 /* ------------------------------------------------------------------------ */
 /* Joint limits without transcendental functions                            */
 
@@ -90,7 +68,7 @@ static inline cik_quat fm_nlerp(cik_quat a, cik_quat b, float t)
  * cos(h) >= 0 has h = atan2(s, w) in [-pi/2, pi/2], and for a bound b in the
  * same range h <= b exactly when sin(h - b) = s cos(b) - w sin(b) <= 0, so
  * no atan2 is needed; the clamped rotations are the bounds' own (sin, cos),
- * computed here once. */
+ * computed here once (foot_kernel.h applies them). */
 typedef struct fm_limit {
     int type;
     cik_vec3 axis; /* unit */
@@ -115,42 +93,6 @@ static inline fm_limit fm_limit_prepare(const cik_limit *l)
     p.cswing = cosf(0.5f * l->swing_max);
     p.sswing = sinf(0.5f * l->swing_max);
     return p;
-}
-
-/* cik_foot_apply_limit (crowd.c) for a prepared limit: the same cases, the
- * same results up to rounding. */
-static inline cik_quat fm_apply_limit(const fm_limit *l, cik_quat in)
-{
-    if (l->type == CIK_LIMIT_NONE) return in;
-    cik_quat q = in.w < 0.0f ? fm_q(-in.x, -in.y, -in.z, -in.w) : in;
-    cik_vec3 axis = l->axis;
-    float s = q.x * axis.x + q.y * axis.y + q.z * axis.z;
-    /* the twist (s, w) normalised; none (angle 0) when it vanishes */
-    float tn = sqrtf(s * s + q.w * q.w);
-    float ts = tn > 1e-12f ? s / tn : 0.0f, tw = tn > 1e-12f ? q.w / tn : 1.0f;
-    int above = ts * l->cmax - tw * l->smax > 0.0f;
-    int below = ts * l->cmin - tw * l->smin < 0.0f;
-    cik_quat twist = above ? fm_q(axis.x * l->smax, axis.y * l->smax, axis.z * l->smax, l->cmax)
-                   : below ? fm_q(axis.x * l->smin, axis.y * l->smin, axis.z * l->smin, l->cmin)
-                           : fm_q(axis.x * ts, axis.y * ts, axis.z * ts, tw);
-    if (l->type == CIK_LIMIT_HINGE) {
-        cik_vec3 off = fm_sub(fm_v(q.x, q.y, q.z), fm_scale(axis, s));
-        if (fm_dot(off, off) <= 1e-12f && !above && !below) return in;
-        return twist;
-    }
-    cik_quat tq = fm_q(axis.x * ts, axis.y * ts, axis.z * ts, tw);
-    cik_quat swing = fm_qmul(q, fm_qconj(tq));
-    if (swing.w < 0.0f) swing = fm_q(-swing.x, -swing.y, -swing.z, -swing.w);
-    int swing_ok = swing.w >= l->cswing;
-    if (!above && !below && swing_ok) return in;
-    if (!swing_ok) {
-        float n = sqrtf(swing.x * swing.x + swing.y * swing.y + swing.z * swing.z);
-        if (n > 1e-12f) {
-            float k = l->sswing / n;
-            swing = fm_q(swing.x * k, swing.y * k, swing.z * k, l->cswing);
-        }
-    }
-    return fm_qnorm(fm_qmul(swing, twist));
 }
 
 #endif

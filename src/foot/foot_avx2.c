@@ -1,0 +1,16 @@
+/* The foot stages' kernels for avx2: one include of the shared kernel source,
+ * compiled with this target's flags (see CMakeLists.txt). A build that lists
+ * the sources itself without those flags gets the one-lane kernel under this
+ * name instead: slower, the same results. */
+#if defined(__AVX2__) && defined(__FMA__)
+#include "../kernels/vec_avx2.h"
+#else
+#include "../kernels/vec_scalar.h"
+#endif
+
+#ifndef CIK_FOOT_IL
+#define CIK_FOOT_IL 2 /* interleaved native vectors, as the CCD kernel: measured best (docs/foot.md) */
+#endif
+#define CIK_IL CIK_FOOT_IL
+#define CIK_FOOT_SYMBOL cik__foot_kernel_avx2
+#include "foot_kernel.h"
