@@ -91,7 +91,9 @@ exec 9>"$build/obj.lock"
 flock 9 2>/dev/null || true # without flock(1) the targets may compile the same objects twice
 san=address,undefined
 for s in "$src"/src/*.c "$src"/src/foot/*.c; do
-    [ -f "$s" ] && compile "${s#"$src"/}"
+    # the foot stages' kernels with one native vector per step, as in the
+    # CMake sanitizer build (compile time)
+    [ -f "$s" ] && compile "${s#"$src"/}" -DCIK_FOOT_IL=1
 done
 # The SIMD kernels get AddressSanitizer but not UBSan: UBSan's checks on
 # these heavily inlined files take minutes per file to compile, and the
