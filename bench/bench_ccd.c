@@ -193,13 +193,7 @@ static void bm_ccd(cikb_state *s)
         mean_passes = (double)passes / chains;
         converged = (double)conv / chains;
     } else {
-        cik_options o = cik_default_options();
-        if (bc->plain) {
-            o.gain = o.max_step = 0.0f;
-            for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
-            o.hinge_aware = 0;
-            o.limb = CIK_LIMB_OFF;
-        }
+        cik_options o = bc->plain ? cik_plain_options() : cik_default_options();
         o.threshold = THRESHOLD;
         o.max_iterations = PASSES;
         o.backend = (cik_backend)bc->solver;

@@ -72,6 +72,20 @@ static quat angle_axis(float angle, vec3 axis)
     return qmake(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
 }
 
+/* SPEC step 3: the shortest arc from unit a to unit b (d = a.b, x = a x b,
+ * not antiparallel), normalize(1 + d, x). Beyond a quarter turn 1 + d is
+ * computed as |a + b|^2 / 2: the same number without the cancellation that
+ * 1 + d suffers near a half turn. */
+static quat arc(vec3 a, vec3 b, float d, vec3 x)
+{
+    vec3 s = add(a, b);
+    return qnormalize(qmake(x.x, x.y, x.z, d < 0.0f ? 0.5f * dot(s, s) : 1.0f + d));
+}
+
+/* normalize(k r + (1 - k) identity): the step factor (gain, weight) and the
+ * pole weight. */
+static quat toward(quat r, float k) { return qnormalize(qmake(k * r.x, k * r.y, k * r.z, 1.0f - k + k * r.w)); }
+
 /* SPEC perp(a): the basis axis along which |a| is smallest (ties x, y, z),
  * crossed with a. */
 static vec3 perp(vec3 a)
@@ -210,15 +224,11 @@ static int step(cik_chain *c, pose *p, int j, const cik__kernel_job *o, int plai
         }
         r = qmake(axis.x, axis.y, axis.z, 0.0f);
     } else {
-        /* beyond a quarter turn, 1 + d as |a + b|^2 / 2: the same number
-         * without the cancellation that 1 + d suffers near a half turn */
-        vec3 s = add(a, b);
-        r = qnormalize(qmake(x.x, x.y, x.z, d < 0.0f ? 0.5f * dot(s, s) : 1.0f + d));
+        r = arc(a, b, d, x);
     }
     if (!plain && o->factor[j] != 1.0f) {
         /* gain and weight: extrapolate (or interpolate) from the identity */
-        float k = o->factor[j];
-        r = qnormalize(qmake(k * r.x, k * r.y, k * r.z, 1.0f - k + k * r.w));
+        r = toward(r, o->factor[j]);
     }
     if (!plain && o->max_step > 0.0f) {
         vec3 u = v3(r.x, r.y, r.z);
@@ -332,11 +342,10 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
             if (d > 0.0f) return;
             r = qmake(n.x, n.y, n.z, 0.0f);
         } else {
-            vec3 s = add(hp, m);
-            r = qnormalize(qmake(x.x, x.y, x.z, d < 0.0f ? 0.5f * dot(s, s) : 1.0f + d));
+            r = arc(hp, m, d, x);
         }
         float w = c->pole_weight;
-        if (w != 1.0f) r = qnormalize(qmake(w * r.x, w * r.y, w * r.z, 1.0f - w + w * r.w));
+        if (w != 1.0f) r = toward(r, w);
         rotate_joint(c, p, 0, r);
     }
 }

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 #include <stddef.h>
 
 #ifdef CIK_HAVE_OPENMP
@@ -43,6 +44,16 @@ cik_options cik_default_options(void)
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
     o.hinge_aware = 1;
     o.limb = CIK_LIMB_AUTO;
+    return o;
+}
+
+cik_options cik_plain_options(void)
+{
+    cik_options o;
+    memset(&o, 0, sizeof o);
+    o.threshold = 1e-3f;
+    o.max_iterations = 10;
+    o.backend = CIK_BACKEND_AUTO;
     return o;
 }
 

@@ -175,10 +175,7 @@ static inline cik_options t_options(cik_backend backend, int threads)
  * option zero. */
 static inline cik_options t_plain_options(cik_backend backend, int threads)
 {
-    cik_options o;
-    memset(&o, 0, sizeof o);
-    o.threshold = 1e-3f;
-    o.max_iterations = 10;
+    cik_options o = cik_plain_options();
     o.backend = backend;
     o.threads = threads;
     return o;

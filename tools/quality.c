@@ -346,11 +346,9 @@ int quality_main(int argc, char **argv)
         }
     }
 
-    cik_options plain = def;
-    plain.gain = plain.max_step = 0.0f;
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) plain.weight[j] = 0.0f;
-    plain.hinge_aware = 0;
-    plain.limb = CIK_LIMB_OFF;
+    cik_options plain = cik_plain_options();
+    plain.threads = def.threads;
+    plain.backend = def.backend;
 
     printf("crowdik %s quality: %d chains per row, seed %u, backend %s, threshold 1 mm, 10 passes\n", cik_version(),
            chains, seed, cik_backend_name(def.backend));

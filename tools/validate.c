@@ -78,13 +78,7 @@ static int plain_ccd;
 
 static void solve(cik_batch *b, cik_backend be, int passes, int threads)
 {
-    cik_options o = cik_default_options();
-    if (plain_ccd) {
-        o.gain = o.max_step = 0.0f;
-        for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
-        o.hinge_aware = 0;
-        o.limb = CIK_LIMB_OFF;
-    }
+    cik_options o = plain_ccd ? cik_plain_options() : cik_default_options();
     o.backend = be;
     o.max_iterations = passes;
     o.threads = threads;

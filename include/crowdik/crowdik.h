@@ -242,6 +242,10 @@ typedef struct cik_options {
  *  weights documented in docs/solver.md. */
 CIK_API cik_options cik_default_options(void);
 
+/** Plain CCD, exactly the solver semantics (docs/solver.md): threshold 1e-3,
+ *  10 passes, AUTO backend, threads 0, every convergence option zero. */
+CIK_API cik_options cik_plain_options(void);
+
 /** A batch of chains sharing one joint count, stored as structure of arrays.
  *  Opaque; see docs/layout.md for the streams that cik_batch_streams exposes. */
 typedef struct cik_batch cik_batch;

@@ -110,6 +110,19 @@ CIK_INLINE vq q_half_turn(v3 axis)
     return r;
 }
 
+/* The shortest arc from unit a to unit b, given d = a.b, x = a x b and
+ * lx2 = |x|^2: normalize(x, 1 + d), no acos needed; beyond a quarter turn
+ * 1 + d as |a + b|^2 / 2, free of the cancellation 1 + d suffers near a
+ * half turn (callers handle the half turn itself). */
+CIK_INLINE vq q_arc(v3 a, v3 b, vf d, v3 x, vf lx2)
+{
+    v3 ab = v3_add(a, b);
+    vf rw = v_sel(v_lt(d, v_set1(0.0f)), v_mul(v_set1(0.5f), v3_dot(ab, ab)), v_add(v_set1(1.0f), d));
+    vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
+    vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
+    return r;
+}
+
 /* normalize(k r + (1 - k) identity): the step factor (gain, weight) and
  * the pole weight. */
 CIK_INLINE vq q_toward(vq r, vf k)
@@ -300,13 +313,7 @@ CIK_INLINE vm step(group *g, int j, vm active, const cik__kernel_job *job, int p
         }
     }
 
-    /* shortest arc a -> b: normalize(x, 1 + d), no acos needed; beyond a
-     * quarter turn 1 + d as |a + b|^2 / 2, free of cancellation near a half
-     * turn */
-    v3 ab = v3_add(a, b);
-    vf rw = v_sel(v_lt(d, v_set1(0.0f)), v_mul(v_set1(0.5f), v3_dot(ab, ab)), v_add(v_set1(1.0f), d));
-    vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
-    vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
+    vq r = q_arc(a, b, d, x, lx2);
 
     vm anti = w_andnot(w_and(go, parallel), noop);
     if (w_any(anti)) {
@@ -474,10 +481,7 @@ CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
     vm parallel = v_lt(lx2, v_set1(K_EPS2));
     ok = w_andnot(ok, w_and(parallel, v_gt(d, v_set1(0.0f))));
     if (!w_any(ok)) return;
-    v3 hm = v3_add(hp, pn);
-    vf rw = v_sel(v_lt(d, v_set1(0.0f)), v_mul(v_set1(0.5f), v3_dot(hm, hm)), v_add(v_set1(1.0f), d));
-    vf inv = v_rsqrt(v_max(v_fma(rw, rw, lx2), v_set1(K_TINY)));
-    vq r = {v_mul(x.x, inv), v_mul(x.y, inv), v_mul(x.z, inv), v_mul(rw, inv)};
+    vq r = q_arc(hp, pn, d, x, lx2);
     r = q_sel(parallel, q_half_turn(n), r);
     r = q_sel(v_eq(pw, v_set1(1.0f)), r, q_toward(r, pw));
     rotate_joint(g, 0, r, ok);
