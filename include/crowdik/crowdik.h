@@ -202,8 +202,8 @@ typedef struct cik_options {
     /* The convergence options below (docs/solver.md, "Options"). Each one
      * whose value is 0 means "as before": plain CCD exactly as the solver
      * semantics describe it. A zero-initialised cik_options with threshold,
-     * max_iterations set therefore solves plain CCD; cik_default_options()
-     * returns the best measured settings. */
+     * max_iterations set therefore solves plain CCD (cik_plain_options());
+     * cik_default_options() returns the best measured settings. */
 
     /** Step gain (over-relaxation), in [0, 2]; 0 means 1. Every plain CCD
      *  step rotation r is replaced by normalize(k r + (1 - k) identity) with
