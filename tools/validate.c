@@ -239,14 +239,17 @@ static cik_vec3 qrot(cik_quat q, cik_vec3 v)
               v.z + q.w * t.z + (q.x * t.y - q.y * t.x));
 }
 
-/* Where chain `c`'s effector is with local rotations `q`. */
+/* Where chain `c`'s effector is with local rotations `q` (forward
+ * kinematics as docs/solver.md defines it). */
 static cik_vec3 chain_effector(const cik_chain *c, const cik_quat *q)
 {
-    cik_chain posed = *c;
-    for (int j = 0; j < c->joint_count; ++j) posed.rotation[j] = q[j];
-    cik_vec3 e = {0.0f, 0.0f, 0.0f};
-    cik_chain_forward(&posed, NULL, &e);
-    return e;
+    cik_vec3 p = c->root_position;
+    cik_quat w = c->root_rotation;
+    for (int j = 0; j < c->joint_count; ++j) {
+        p = vadd(p, qrot(w, c->offset[j]));
+        w = qnorm(wl_qmul(w, q[j]));
+    }
+    return vadd(p, qrot(w, c->effector));
 }
 
 /* One leg in one clip frame, in the demo's convention: frame 0 (the
