@@ -117,6 +117,21 @@ typedef struct cik__kernel {
     cik__kernel_fn solve;
 } cik__kernel;
 
+/* A solve checked and resolved once, then run over ranges of chains by
+ * cik_solve's threads or by the foot frame, block by block. */
+typedef struct cik__solve_plan {
+    cik__kernel_job job;
+    const cik__kernel *kernel; /* NULL: the reference solver */
+} cik__solve_plan;
+
+/* Checks the options (and the backend) as cik_solve does: CIK_OK and the
+ * plan, or the status cik_solve would return. */
+cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, cik__solve_plan *out);
+
+/* Solves chains [begin, end) (end clipped to the chain count); `begin` a
+ * multiple of 64 or of the kernel's group width. */
+void cik__solve_range(const cik__solve_plan *plan, int begin, int end);
+
 /* The kernels built into this library (NULL solve when not built in). */
 extern const cik__kernel cik__kernel_scalar;
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)

@@ -182,53 +182,58 @@ static int team_size(const cik_batch *b, const cik_options *o, int units)
 #endif
 }
 
-cik_status cik_solve(cik_batch *b, const cik_options *options)
+cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, cik__solve_plan *out)
 {
     cik_options o = options ? *options : cik_default_options();
     if (!b) return CIK_ERROR_ARGUMENT;
     if (check_options(&o) != CIK_OK) return CIK_ERROR_OPTIONS;
     if ((unsigned)o.backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
     if (!cik_backend_available(o.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
-    if (b->chain_count == 0) return CIK_OK;
-
     cik_backend backend = o.backend == CIK_BACKEND_AUTO ? cik_backend_best() : o.backend;
-    cik__kernel_job job = make_job(b, &o);
-    if (backend == CIK_BACKEND_REFERENCE) {
-        int n = b->chain_count;
-        int team = team_size(b, &o, n);
-        if (team <= 1) {
-            cik__solve_reference(b, &job, 0, n);
-            return CIK_OK;
-        }
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel num_threads(team)
-        {
-            int t = omp_get_thread_num(), nt = omp_get_num_threads();
-            int begin = (int)((long long)n * t / nt), end = (int)((long long)n * (t + 1) / nt);
-            cik__solve_reference(b, &job, begin, end);
-        }
-#endif
-        return CIK_OK;
-    }
+    out->job = make_job(b, &o);
+    out->kernel = kernel_for(backend); /* NULL for the reference */
+    return CIK_OK;
+}
 
-    const cik__kernel *k = kernel_for(backend);
-    /* Only the groups holding real chains: padding lanes past the last
-     * group that holds one are never touched. */
-    int lanes = (b->chain_count + k->group_lanes - 1) / k->group_lanes * k->group_lanes;
-    int groups = lanes / k->group_lanes;
-    int team = team_size(b, &o, groups);
+void cik__solve_range(const cik__solve_plan *plan, int begin, int end)
+{
+    const cik_batch *b = plan->job.batch;
+    if (end > b->chain_count) end = b->chain_count;
+    if (end <= begin) return;
+    if (!plan->kernel) {
+        cik__solve_reference((cik_batch *)b, &plan->job, begin, end);
+        return;
+    }
+    /* whole groups: the last one may run into the padding lanes, which
+     * hold converged chains and are never read back */
+    int g = plan->kernel->group_lanes;
+    plan->kernel->solve(&plan->job, begin, (end + g - 1) / g * g);
+}
+
+cik_status cik_solve(cik_batch *b, const cik_options *options)
+{
+    cik__solve_plan plan;
+    cik_status st = cik__solve_prepare(b, options, &plan);
+    if (st != CIK_OK) return st;
+    if (b->chain_count == 0) return CIK_OK;
+    cik_options o = options ? *options : cik_default_options();
+    const cik__kernel *k = plan.kernel;
+    /* The reference splits chains, a kernel whole groups of lanes: a static
+     * split into one contiguous block per thread, so that each chain's
+     * result is independent of the team size. */
+    int unit = k ? k->group_lanes : 1;
+    int units = (b->chain_count + unit - 1) / unit;
+    int team = team_size(b, &o, units);
     if (team <= 1) {
-        k->solve(&job, 0, lanes);
+        cik__solve_range(&plan, 0, b->chain_count);
         return CIK_OK;
     }
 #ifdef CIK_HAVE_OPENMP
-    /* Contiguous blocks of whole groups, one per thread: a static split, so
-     * each chain's result is independent of the team size. */
 #pragma omp parallel num_threads(team)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int g0 = (int)((long long)groups * t / nt), g1 = (int)((long long)groups * (t + 1) / nt);
-        if (g1 > g0) k->solve(&job, g0 * k->group_lanes, g1 * k->group_lanes);
+        int u0 = (int)((long long)units * t / nt), u1 = (int)((long long)units * (t + 1) / nt);
+        cik__solve_range(&plan, u0 * unit, u1 * unit);
     }
 #endif
     return CIK_OK;

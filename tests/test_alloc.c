@@ -197,10 +197,13 @@ static int foot_frames(int characters)
             st.weight[f] = side ? 1.0f : 0.5f;
         }
     }
-    /* the first frame may set up OpenMP's thread pool */
+    /* the first frame and the first staged solve may set up OpenMP's
+     * thread pool (below 2,048 feet the frame's stages run on one thread,
+     * the solve alone may still use two) */
     cik_foot_options o = cik_foot_default_options();
     o.solver.threads = 2;
     cr_assert_eq(cik_foot_crowd_frame(crowd, &hf, &o), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_solve(crowd, &o), CIK_OK);
     int checked = 0;
     for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
         cik_backend be = t_backends[bi];

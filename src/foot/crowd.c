@@ -525,11 +525,11 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const plac
 }
 
 /* Which stages a staged pass runs. */
-enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_ALIGN = 8 };
+enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_SOLVE = 8, DO_ALIGN = 16 };
 
 /* Runs the chosen stages over this thread's characters in blocks. */
 static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
-                           int c0, int c1)
+                           const cik__solve_plan *plan, int c0, int c1)
 {
     const cik__foot_kernel *k = cr->kernel;
     /* the blocks' scratch: on this thread's stack, 28 KiB, never allocated */
@@ -563,6 +563,8 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
             pelvis_drop(cr, &job, pa, b, e);
             RUN(k, place_b, &job, f0, f1);
         }
+        /* the block's legs, while what place wrote is still in the cache */
+        if (stages & DO_SOLVE) cik__solve_range(plan, f0, f1);
         if (stages & DO_ALIGN) RUN(k, align, &job, f0, f1);
     }
     return CIK_OK;
@@ -592,19 +594,19 @@ static void refresh_consts(cik_foot_crowd *cr)
 /* Runs the chosen stages over all characters on `threads` (the options'
  * count) threads. */
 static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
-                             int threads)
+                             const cik__solve_plan *plan, int threads)
 {
     const int nc = cr->characters;
     if (cr->kstale) refresh_consts(cr);
     int nt = thread_count(threads, cr->feet);
-    if (nt <= 1) return run_part(cr, stages, hf, pa, 0, nc);
+    if (nt <= 1) return run_part(cr, stages, hf, pa, plan, 0, nc);
     int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */
 #ifdef CIK_HAVE_OPENMP
 #pragma omp parallel num_threads(nt)
     {
         int t = omp_get_thread_num(), n = omp_get_num_threads(), c0, c1;
         thread_range(nc, t, n, &c0, &c1);
-        int s = (int)run_part(cr, stages, hf, pa, c0, c1);
+        int s = (int)run_part(cr, stages, hf, pa, plan, c0, c1);
         if (s != CIK_OK) {
 #pragma omp atomic write
             st = s;
@@ -624,7 +626,7 @@ static void use_options(cik_foot_crowd *cr, const cik_foot_options *opt)
 cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
 {
     if (!cr) return CIK_ERROR_ARGUMENT;
-    return run_stages(cr, DO_PROBE, NULL, NULL, cr->threads);
+    return run_stages(cr, DO_PROBE, NULL, NULL, NULL, cr->threads);
 }
 
 cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf)
@@ -632,7 +634,7 @@ cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heigh
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_status s = cik_heightfield_validate(hf);
     if (s != CIK_OK) return s;
-    return run_stages(cr, DO_GROUND, hf, NULL, cr->threads);
+    return run_stages(cr, DO_GROUND, hf, NULL, NULL, cr->threads);
 }
 
 cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
@@ -644,7 +646,7 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (st != CIK_OK) return st;
     use_options(cr, opt);
     place_args pa = place_prepare(cr, opt);
-    run_stages(cr, DO_PLACE, NULL, &pa, cr->threads);
+    run_stages(cr, DO_PLACE, NULL, &pa, NULL, cr->threads);
     cr->primed = 1;
     return CIK_OK;
 }
@@ -664,7 +666,7 @@ cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
     use_options(cr, opt);
-    return run_stages(cr, DO_ALIGN, NULL, NULL, cr->threads);
+    return run_stages(cr, DO_ALIGN, NULL, NULL, NULL, cr->threads);
 }
 
 cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
@@ -676,13 +678,14 @@ cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
     cik_status s = check_options(opt);
     if (s == CIK_OK) s = cik_heightfield_validate(hf);
     if (s != CIK_OK) return s;
-    use_options(cr, opt);
-    /* probe, ground and place: one pass over each thread's characters */
-    place_args pa = place_prepare(cr, opt);
-    s = run_stages(cr, DO_PROBE | DO_GROUND | DO_PLACE, hf, &pa, cr->threads);
+    cik__solve_plan plan;
+    s = cik__solve_prepare(cr->batch, &opt->solver, &plan);
     if (s != CIK_OK) return s;
-    cr->primed = 1;
-    s = cik_solve(cr->batch, &opt->solver);
-    if (s == CIK_OK) s = run_stages(cr, DO_ALIGN, NULL, NULL, cr->threads);
+    use_options(cr, opt);
+    /* every stage, one block of characters after the other: one parallel
+     * region, and each block's streams stay in the cache from stage to stage */
+    place_args pa = place_prepare(cr, opt);
+    s = run_stages(cr, DO_PROBE | DO_GROUND | DO_PLACE | DO_SOLVE | DO_ALIGN, hf, &pa, &plan, cr->threads);
+    if (s == CIK_OK) cr->primed = 1;
     return s;
 }

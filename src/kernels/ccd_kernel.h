@@ -572,6 +572,7 @@ static void solve_group(const cik__kernel_job *job, int lane0)
             if (w_any(limbs)) limb_step(&g, limbs, job);
             sweep = w_andnot(active, limb);
         }
+        if (!w_any(sweep)) continue;
         vm moved = w_false();
         for (int j = J - 1; j >= 0; --j) moved = w_or(moved, step(&g, j, sweep, job, 0));
         /* nothing moved: E is where it was at the pass start, still >= threshold */
