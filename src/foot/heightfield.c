@@ -145,6 +145,9 @@ cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count, con
  * heights of the interior formula per point, read straight from the rows
  * (a gather), for the vector kernel to finish; a point near the border is
  * sampled here in full. */
+/* Points ahead whose rows the gather prefetches. */
+#define GATHER_AHEAD 16
+
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end)
 {
     const float umax = (float)(hf->count_x - 1), vmax = (float)(hf->count_z - 1);
@@ -157,6 +160,19 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
     for (int g = 0; g < 12; ++g) h[g] = job->s[S_GH + g];
     for (int i = begin; i < end; ++i) {
         const int k = i - job->s0; /* the block's scratch */
+        if (i + GATHER_AHEAD < end) {
+            /* a large heightfield is mostly not in the cache, and the four
+             * rows a point reads are four misses: ask for a later point's
+             * rows now, so that the misses overlap */
+            float pu = (px[i + GATHER_AHEAD] - ox) / sx, pv = (pz[i + GATHER_AHEAD] - oz) / sz;
+            if (pu >= 1.0f && pu < umax - 2.0f && pv >= 1.0f && pv < vmax - 2.0f) {
+                const float *p = hf->heights + (ptrdiff_t)(int)pv * row + (int)pu;
+                __builtin_prefetch(p - row);
+                __builtin_prefetch(p);
+                __builtin_prefetch(p + row);
+                __builtin_prefetch(p + 2 * row);
+            }
+        }
         float u = (px[i] - ox) / sx, v = (pz[i] - oz) / sz;
         if (u >= 1.0f && u < umax - 2.0f && v >= 1.0f && v < vmax - 2.0f) {
             int ix = (int)u, iz = (int)v;
