@@ -144,6 +144,60 @@ Test(determinism, batch_positions_and_sizes)
 }
 
 /*
+ * Regrouping (src/kernels/ccd_kernel.h): a vector group whose lanes are
+ * mostly done hands its unfinished lanes to a pool, and they are solved on
+ * beside other groups' lanes. Plain CCD on legs (passes spread from 1 to 10)
+ * regroups a lot; a chain must end with the same bits whatever it was
+ * regrouped with: in order, in reverse order on two threads, alone.
+ */
+Test(determinism, regrouped_lanes_keep_their_bits)
+{
+    enum { N = 2048 };
+    const int picked[] = {0, 1, 7, 100, 511, 1024, 2047};
+    long compared = 0;
+    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
+        cik_backend be = t_backends[bi];
+        if (!t_backend_usable(be)) continue;
+        cik_batch *fwd = NULL, *rev = NULL;
+        cr_assert_eq(cik_batch_create(N, 3, &fwd), CIK_OK);
+        cr_assert_eq(cik_batch_create(N, 3, &rev), CIK_OK);
+        for (int i = 0; i < N; ++i) {
+            put_chain(fwd, i, WL_LEGS, i);
+            put_chain(rev, N - 1 - i, WL_LEGS, i);
+        }
+        cik_options o1 = t_plain_options(be, 1), o2 = t_plain_options(be, 2);
+        cr_assert_eq(cik_solve(fwd, &o1), CIK_OK);
+        cr_assert_eq(cik_solve(rev, &o2), CIK_OK);
+        t_solution a = t_capture(fwd), r = t_capture(rev);
+        long multi = 0;
+        for (int i = 0; i < N; ++i) {
+            cr_assert(t_same_chain(&a, i, &r, N - 1 - i), "%s: leg %d differs in reverse order",
+                      cik_backend_name(be), i);
+            multi += a.res[i].iterations > 4;
+            ++compared;
+        }
+        cr_assert_gt(multi, N / 4, "%s: too few legs ran long enough to be regrouped", cik_backend_name(be));
+        for (int p = 0; p < (int)(sizeof picked / sizeof picked[0]); ++p) {
+            cik_batch *one = NULL;
+            cr_assert_eq(cik_batch_create(1, 3, &one), CIK_OK);
+            put_chain(one, 0, WL_LEGS, picked[p]);
+            cr_assert_eq(cik_solve(one, &o1), CIK_OK);
+            t_solution s = t_capture(one);
+            cr_assert(t_same_chain(&s, 0, &a, picked[p]), "%s: leg %d alone differs", cik_backend_name(be),
+                      picked[p]);
+            ++compared;
+            t_release(&s);
+            cik_batch_destroy(one);
+        }
+        t_release(&a);
+        t_release(&r);
+        cik_batch_destroy(fwd);
+        cik_batch_destroy(rev);
+    }
+    cr_log_info("determinism: %ld regrouped plain-CCD legs bitwise equal", compared);
+}
+
+/*
  * The sign of an unlimited joint's rotation must not depend on the chains
  * beside it, SKIPPED ones included. A kernel once turned every lane of a
  * vector group to w >= 0 when any lane's joint was limited: a SKIPPED

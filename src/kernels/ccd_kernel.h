@@ -520,9 +520,20 @@ CIK_INLINE vf distance(v3 a, v3 b)
     return v_sqrt(v3_dot(d, d));
 }
 
-static void solve_group(const cik__kernel_job *job, int lane0)
+/* A group stops early for regrouping (kernel_solve) only with at least this
+ * many passes left. */
+#define REGROUP_MIN_PASSES 3
+
+/* Solves the group of lanes [lane0, lane0 + CIK_LANES) of `b` (the batch,
+ * or a regrouped copy of some of its lanes): each lane from the pass count
+ * in `start_passes` (NULL: from the start) on. With `suspend` (CIK_LANES
+ * floats, else NULL) the group may stop early at a pass boundary where at
+ * most half its lanes still run and at least REGROUP_MIN_PASSES passes are
+ * left: it stores every lane as at the end (the unfinished ones with their
+ * pass counts so far) and marks the unfinished lanes 1 in `suspend`. */
+CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int lane0, const float *start_passes,
+                            float *suspend)
 {
-    const cik_batch *b = job->batch;
     group g;
     g.batch = b;
     g.lane0 = lane0;
@@ -559,15 +570,34 @@ static void solve_group(const cik__kernel_job *job, int lane0)
         limb = w_and(v_eq(jload(&g, 1, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)),
                      w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
 
-    const vf threshold = v_set1(job->threshold);
-    vf iterations = v_set1(0.0f);
-    vm active = valid;
-    for (int pass = 0; pass < job->max_iterations; ++pass) {
+    const vf threshold = v_set1(job->threshold), max_passes = v_set1((float)job->max_iterations);
+    /* passes per lane: the same for every lane of a fresh group, not of a
+     * regrouped one */
+    vf iterations = start_passes ? v_load(start_passes) : v_set1(0.0f);
+    int most = 0; /* the most passes any lane has run */
+    if (start_passes)
+        for (int i = 0; i < CIK_LANES; ++i) most = (int)start_passes[i] > most ? (int)start_passes[i] : most;
+    vm active = valid, suspended = w_false();
+    /* a fresh group counts its passes; a regrouped one stops each lane at
+     * the pass limit */
+    for (int pass = 0; start_passes || pass < job->max_iterations; ++pass) {
         active = w_andnot(active, v_lt(distance(g.E, g.T), threshold));
+        if (start_passes) active = w_and(active, v_lt(iterations, max_passes));
         if (!w_any(active)) break;
-        iterations = v_sel(active, v_set1((float)(pass + 1)), iterations);
+        if (suspend && pass > 0 && job->max_iterations - (most + pass) >= REGROUP_MIN_PASSES) {
+            _Alignas(64) float on[CIK_LANES];
+            v_store(on, v_sel(active, v_set1(1.0f), v_set1(0.0f)));
+            int running = 0;
+            for (int i = 0; i < CIK_LANES; ++i) running += on[i] != 0.0f;
+            if (2 * running <= CIK_LANES) {
+                suspended = active;
+                break;
+            }
+        }
+        iterations = v_sel(active, v_add(iterations, v_set1(1.0f)), iterations);
         vm sweep = active;
-        if (pass == 0) {
+        if (pass == 0 && !start_passes) {
+            /* a lane's first pass (regrouped lanes have run one already) */
             vm limbs = w_and(active, limb);
             if (w_any(limbs)) limb_step(&g, limbs, job);
             sweep = w_andnot(active, limb);
@@ -598,13 +628,128 @@ static void solve_group(const cik__kernel_job *job, int lane0)
     v_store((float *)cik__result_stream(b, CIK__ERR) + lane0, error);
     v_store_i32((int32_t *)cik__result_stream(b, CIK__ITER) + lane0, iterations);
     v_store_i32((int32_t *)cik__result_stream(b, CIK__FLAGS) + lane0, flags);
+    if (suspend) v_store(suspend, v_sel(suspended, v_set1(1.0f), v_set1(0.0f)));
 #undef CS
 #undef JS
 }
 
+/* solve_group compiled three times, its fixed arguments folded away: for
+ * chains too long to be regrouped, for a fresh group that may stop early,
+ * and for a regrouped one. */
+static void solve_fresh(const cik__kernel_job *job, int lane0) { solve_group(job, job->batch, lane0, NULL, NULL); }
+#if CIK_LANES >= 4
+static void solve_first(const cik__kernel_job *job, int lane0, float *suspend)
+{
+    solve_group(job, job->batch, lane0, NULL, suspend);
+}
+static void solve_resumed(const cik__kernel_job *job, const cik_batch *b, const float *start_passes, float *suspend)
+{
+    solve_group(job, b, 0, start_passes, suspend);
+}
+#endif
+
+/*
+ * Regrouping. A group runs until its slowest lane is done; where passes per
+ * chain spread (plain CCD on legs: 1 to 10, a quarter at 10; spines with the
+ * defaults: 40 % in one pass, half at 10) most lanes of a group idle through
+ * its last passes. So a group with at most half its lanes still running and
+ * at least REGROUP_MIN_PASSES passes left stops at the pass boundary and
+ * hands its unfinished lanes to a pool; full groups of pooled lanes are
+ * copied side by side into a scratch batch on the stack, solved on from
+ * each lane's pass count, and copied back. A lane's result does not depend
+ * on the lanes beside it (forward kinematics is recomputed from the
+ * rotations, which is what the pass boundary keeps), so the results are
+ * the same bits as without regrouping.
+ */
+/* Chains with more joints are not regrouped: the scratch batch stays small
+ * (and long chains mostly run every pass anyway). */
+#define REGROUP_MAX_JOINTS 6
+#define REGROUP_STREAMS (CIK__CHAIN_STREAMS + REGROUP_MAX_JOINTS * CIK__JS + CIK__RESULT_STREAMS)
+
+#if CIK_LANES >= 4 /* one-lane builds have nothing to regroup */
+typedef struct regroup {
+    int lane[2 * CIK_LANES]; /* the pool: batch lanes waiting to be solved on */
+    int count;
+    cik_batch scratch;       /* CIK_LANES lanes, stride CIK_LANES */
+} regroup;
+
+/* Solves the first CIK_LANES pooled lanes (fewer at the end: the last one
+ * repeated fills the group) in the scratch batch, copies them back and,
+ * with `may_suspend`, pools the ones that stop again. */
+static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
+{
+    const cik_batch *b = job->batch;
+    const int n = r->count < CIK_LANES ? r->count : CIK_LANES;
+    int lane[CIK_LANES];
+    for (int k = 0; k < CIK_LANES; ++k) lane[k] = r->lane[k < n ? k : n - 1];
+    r->count -= n;
+    for (int k = 0; k < r->count; ++k) r->lane[k] = r->lane[k + n];
+    /* what a regrouped group reads: the chain streams and the joints'
+     * (not the raw limit angles: only the limb step, a lane's first pass,
+     * reads them), and the passes so far */
+    for (int s = 0; s < CIK__CHAIN_STREAMS; ++s) {
+        const float *from = cik__chain_stream(b, s);
+        float *to = cik__chain_stream(&r->scratch, s);
+        for (int k = 0; k < CIK_LANES; ++k) to[k] = from[lane[k]];
+    }
+    for (int j = 0; j < b->joint_count; ++j)
+        for (int s = 0; s < CIK__JS; ++s) {
+            if (s == CIK__LMIN || s == CIK__LMAX || s == CIK__LSWING) continue;
+            const float *from = cik__joint_stream(b, j, s);
+            float *to = cik__joint_stream(&r->scratch, j, s);
+            for (int k = 0; k < CIK_LANES; ++k) to[k] = from[lane[k]];
+        }
+    _Alignas(64) float passes[CIK_LANES], suspend[CIK_LANES];
+    const int32_t *it = (const int32_t *)cik__result_stream(b, CIK__ITER);
+    for (int k = 0; k < CIK_LANES; ++k) passes[k] = (float)it[lane[k]];
+    solve_resumed(job, &r->scratch, passes, may_suspend ? suspend : NULL);
+    /* back: the rotations and the results */
+    for (int j = 0; j < b->joint_count; ++j)
+        for (int s = CIK__QX; s <= CIK__QW; ++s) {
+            const float *from = cik__joint_stream(&r->scratch, j, s);
+            float *to = cik__joint_stream(b, j, s);
+            for (int k = 0; k < n; ++k) to[lane[k]] = from[k];
+        }
+    for (int s = 0; s < CIK__RESULT_STREAMS; ++s) {
+        const uint32_t *from = (const uint32_t *)cik__result_stream(&r->scratch, s);
+        uint32_t *to = (uint32_t *)cik__result_stream(b, s);
+        for (int k = 0; k < n; ++k) to[lane[k]] = from[k];
+    }
+    if (may_suspend)
+        for (int k = 0; k < n; ++k)
+            if (suspend[k] != 0.0f) r->lane[r->count++] = lane[k];
+}
+#endif
+
 static void kernel_solve(const cik__kernel_job *job, int begin, int end)
 {
-    for (int lane = begin; lane < end; lane += CIK_LANES) solve_group(job, lane);
+#if CIK_LANES >= 4
+    const cik_batch *b = job->batch;
+    if (b->joint_count > REGROUP_MAX_JOINTS || job->max_iterations < 1 + REGROUP_MIN_PASSES)
+#endif
+    {
+        for (int lane = begin; lane < end; lane += CIK_LANES) solve_fresh(job, lane);
+        return;
+    }
+#if CIK_LANES >= 4
+    _Alignas(64) float scratch[REGROUP_STREAMS * CIK_LANES];
+    regroup r;
+    r.count = 0;
+    r.scratch = *b;
+    r.scratch.chain_count = r.scratch.padded = CIK_LANES;
+    r.scratch.stride = CIK_LANES;
+    r.scratch.base = scratch;
+    r.scratch.memory = NULL;
+    for (int lane = begin; lane < end; lane += CIK_LANES) {
+        _Alignas(64) float suspend[CIK_LANES];
+        solve_first(job, lane, suspend);
+        for (int k = 0; k < CIK_LANES; ++k)
+            if (suspend[k] != 0.0f) r.lane[r.count++] = lane + k;
+        while (r.count >= CIK_LANES) regroup_run(job, &r, 1);
+    }
+    /* the rest: no lanes will come to join them */
+    while (r.count > 0) regroup_run(job, &r, 0);
+#endif
 }
 
 const cik__kernel CIK_KERNEL_SYMBOL = {CIK_KERNEL_BACKEND, CIK_LANES, kernel_solve};
