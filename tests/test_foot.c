@@ -518,6 +518,46 @@ Test(foot, frame_equals_its_stages)
     }
 }
 
+/* The ground stage (vector cells, scalar gather, vector finish; the border
+ * in full scalar code) gives what cik_heightfield_sample gives, on every
+ * backend: points all over the grid, on its border cells, outside it. */
+Test(foot, ground_stage_matches_the_sampler)
+{
+    enum { CHARS = 1301 };
+    fill(bumps);
+    cik_heightfield hf = grid();
+    for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be) {
+        if (!cik_backend_available((cik_backend)be)) continue;
+        scene sc;
+        scene_init(&sc, CHARS);
+        cik_foot_options o = cik_foot_default_options();
+        o.solver.backend = (cik_backend)be;
+        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK); /* the stages' backend */
+        const int F = 2 * CHARS;
+        for (int f = 0; f < F; ++f) {
+            /* a low-discrepancy walk over [-11, 11]^2: the grid is [-10, 10] */
+            sc.s.probe_x[f] = -11.0f + 22.0f * (float)((f * 0.6180339887) - (int)(f * 0.6180339887));
+            sc.s.probe_z[f] = -11.0f + 22.0f * (float)((f * 0.7548776662) - (int)(f * 0.7548776662));
+        }
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf), CIK_OK);
+        int border = 0;
+        for (int f = 0; f < F; ++f) {
+            float h;
+            cik_vec3 n;
+            cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[f], sc.s.probe_z[f], &h, &n), CIK_OK);
+            float dn = fabsf(n.x - sc.s.contact_nx[f]) + fabsf(n.y - sc.s.contact_ny[f]) + fabsf(n.z - sc.s.contact_nz[f]);
+            cr_assert(fabsf(h - sc.s.contact_y[f]) <= 1e-6f && dn <= 1e-5f,
+                      "%s: point %d (%g, %g): height %g normal (%g %g %g), the sampler %g (%g %g %g)",
+                      cik_backend_name((cik_backend)be), f, sc.s.probe_x[f], sc.s.probe_z[f], sc.s.contact_y[f],
+                      sc.s.contact_nx[f], sc.s.contact_ny[f], sc.s.contact_nz[f], h, n.x, n.y, n.z);
+            float u = (sc.s.probe_x[f] + 10.0f) / 0.25f, v = (sc.s.probe_z[f] + 10.0f) / 0.25f;
+            border += !(u >= 1.0f && u < HN - 3.0f && v >= 1.0f && v < HN - 3.0f);
+        }
+        cr_assert_gt(border, F / 10, "too few points on the border or outside");
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+}
+
 Test(foot, refuses_bad_input)
 {
     cik_foot_leg legs[2];

@@ -546,6 +546,12 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
         job.start = pa->start;
     }
     if (hf) {
+        job.ox = hf->origin_x;
+        job.oz = hf->origin_z;
+        job.sx = hf->spacing_x;
+        job.sz = hf->spacing_z;
+        job.umax = (float)(hf->count_x - 1);
+        job.vmax = (float)(hf->count_z - 1);
         job.ix2 = 0.5f / hf->spacing_x;
         job.iz2 = 0.5f / hf->spacing_z;
     }
@@ -555,6 +561,7 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
         if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, &job, b, e);
         if (stages & DO_PROBE) RUN(k, probe, &job, f0, f1);
         if (stages & DO_GROUND) {
+            RUN(k, ground_cells, &job, f0, f1);
             cik__foot_ground_gather(&job, hf, f0, f1);
             RUN(k, ground, &job, f0, f1);
         }

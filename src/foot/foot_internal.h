@@ -41,13 +41,13 @@ enum {
  * character's pelvis copied to both of its feet (lanes are feet), the hip's
  * offset from the pelvis in the world, the leg's comfortable reach, what
  * the foot needs of the pelvis drop, the drop; the ground stage's cell
- * fractions, 1 where the point needed the border-aware scalar sample
- * (already written), and the twelve heights the interior formula reads
- * (G_H names them). Foot i is element i - s0 of a block's scratch. */
+ * fractions, 1 where the point needs the border-aware scalar sample, the
+ * cell's column and row (int32), and the twelve heights the interior
+ * formula reads (G_H names them). Foot i is element i - s0 of a block's scratch. */
 enum {
     S_EPX, S_EPY, S_EPZ, S_EQX, S_EQY, S_EQZ, S_EQW,
     S_HOX, S_HOY, S_HOZ, S_LIM, S_NEED, S_DROP,
-    S_GU, S_GV, S_GBORDER, S_GH,
+    S_GU, S_GV, S_GBORDER, S_GIX, S_GIZ, S_GH,
     S_COUNT = S_GH + 12
 };
 
@@ -96,7 +96,9 @@ typedef struct cik__foot_job {
     /* place */
     float margin, threshold;
     int start;
-    /* ground: 1 / (2 spacing) */
+    /* ground: the grid (origin, spacing, last cell a point may start an
+     * interior sample in) and 1 / (2 spacing) */
+    float ox, oz, sx, sz, umax, vmax;
     float ix2, iz2;
 } cik__foot_job;
 
@@ -106,6 +108,7 @@ typedef void (*cik__foot_fn)(const cik__foot_job *job, int begin, int end);
 typedef struct cik__foot_kernel {
     int lanes;
     cik__foot_fn probe;   /* stage 1 */
+    cik__foot_fn ground_cells; /* stage 2 first: each point's cell, border or not */
     cik__foot_fn ground;  /* stage 2 from the gathered heights */
     cik__foot_fn place_a; /* stage 3 before the pelvis drop: targets, desired feet, needs */
     cik__foot_fn place_b; /* stage 3 after it: roots, pulled-in targets, start poses */
@@ -123,9 +126,9 @@ extern const cik__foot_kernel cik__foot_kernel_neon;
 #endif
 
 /* The ground stage's scalar part (heightfield.c) for points [begin, end)
- * of the job's block: fills S_GU, S_GV, S_GBORDER and the S_GH heights from
- * the probes; a point near the border is sampled here, into the contact
- * streams, with S_GBORDER 1. */
+ * of the job's block, after ground_cells: the S_GH heights of the interior
+ * points' cells; a point near the border (S_GBORDER 1) is sampled here in
+ * full, into the contact streams. */
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
 
 #endif

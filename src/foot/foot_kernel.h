@@ -224,6 +224,30 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
     }
 }
 
+/* Stage 2, first pass: each probe point's cell and its position in it, as
+ * heightfield.c's interior test and formula have them (the same division,
+ * floor(u) = (int)u for u >= 1); a point outside the interior is marked
+ * for the border-aware scalar sample and its cell is not used. */
+static void k_ground_cells(const cik__foot_job *job, int begin, int end)
+{
+    const float *const *cF = (const float *const *)job->f;
+    const vf ox = v_set1(job->ox), oz = v_set1(job->oz), sx = v_set1(job->sx), sz = v_set1(job->sz);
+    const vf one = v_set1(1.0f), umax = v_set1(job->umax - 2.0f), vmax = v_set1(job->vmax - 2.0f);
+    for (int i = begin; i < end; i += CIK_LANES) {
+        vf u = v_div(v_sub(ld(cF, F_PROBEX, i), ox), sx), v = v_div(v_sub(ld(cF, F_PROBEZ, i), oz), sz);
+        vm inside = w_and(w_and(v_ge(u, one), v_lt(u, umax)), w_and(v_ge(v, one), v_lt(v, vmax)));
+        /* border lanes (NaN included) get cell (1, 1): never read */
+        u = v_sel(inside, u, one);
+        v = v_sel(inside, v, one);
+        vf fu = v_floor(u), fv = v_floor(v);
+        sst(job, S_GU, i, v_sub(u, fu));
+        sst(job, S_GV, i, v_sub(v, fv));
+        sst(job, S_GBORDER, i, v_sel(inside, v_set1(0.0f), one));
+        v_store_i32((int32_t *)job->s[S_GIX] + (i - job->s0), fu);
+        v_store_i32((int32_t *)job->s[S_GIZ] + (i - job->s0), fv);
+    }
+}
+
 /* Stage 2 after cik__foot_ground_gather: heightfield.c's formula for a
  * point away from the border (bilinear height; the per-sample normals from
  * central differences, interpolated, renormalised) on the gathered heights;
@@ -487,4 +511,4 @@ static void k_align(const cik__foot_job *job, int begin, int end)
     }
 }
 
-const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground, k_place_a, k_place_b, k_align};
+const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align};

@@ -141,57 +141,48 @@ cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count, con
     return CIK_OK;
 }
 
-/* The ground stage's scalar part (foot_internal.h): the cell and the twelve
- * heights of the interior formula per point, read straight from the rows
- * (a gather), for the vector kernel to finish; a point near the border is
- * sampled here in full. */
+/* The ground stage's scalar part (foot_internal.h), after the kernel found
+ * the cells: the twelve heights of the interior formula per point, read
+ * straight from the rows (a gather), for the vector kernel to finish; a
+ * point near the border is sampled here in full. */
+
 /* Points ahead whose rows the gather prefetches. */
 #define GATHER_AHEAD 16
 
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end)
 {
-    const float umax = (float)(hf->count_x - 1), vmax = (float)(hf->count_z - 1);
-    const float ox = hf->origin_x, oz = hf->origin_z, sx = hf->spacing_x, sz = hf->spacing_z;
     const ptrdiff_t row = hf->count_x;
     float *const *f = job->f;
     const float *px = f[F_PROBEX], *pz = f[F_PROBEZ];
-    float *gu = job->s[S_GU], *gv = job->s[S_GV], *border = job->s[S_GBORDER];
+    const float *border = job->s[S_GBORDER] - job->s0;
+    const int32_t *cx = (const int32_t *)job->s[S_GIX] - job->s0, *cz = (const int32_t *)job->s[S_GIZ] - job->s0;
     float *h[12];
-    for (int g = 0; g < 12; ++g) h[g] = job->s[S_GH + g];
+    for (int g = 0; g < 12; ++g) h[g] = job->s[S_GH + g] - job->s0;
     for (int i = begin; i < end; ++i) {
-        const int k = i - job->s0; /* the block's scratch */
-        if (i + GATHER_AHEAD < end) {
+        if (i + GATHER_AHEAD < end && border[i + GATHER_AHEAD] == 0.0f) {
             /* a large heightfield is mostly not in the cache, and the four
              * rows a point reads are four misses: ask for a later point's
              * rows now, so that the misses overlap */
-            float pu = (px[i + GATHER_AHEAD] - ox) / sx, pv = (pz[i + GATHER_AHEAD] - oz) / sz;
-            if (pu >= 1.0f && pu < umax - 2.0f && pv >= 1.0f && pv < vmax - 2.0f) {
-                const float *p = hf->heights + (ptrdiff_t)(int)pv * row + (int)pu;
-                __builtin_prefetch(p - row);
-                __builtin_prefetch(p);
-                __builtin_prefetch(p + row);
-                __builtin_prefetch(p + 2 * row);
-            }
+            const float *p = hf->heights + (ptrdiff_t)cz[i + GATHER_AHEAD] * row + cx[i + GATHER_AHEAD];
+            __builtin_prefetch(p - row);
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + row);
+            __builtin_prefetch(p + 2 * row);
         }
-        float u = (px[i] - ox) / sx, v = (pz[i] - oz) / sz;
-        if (u >= 1.0f && u < umax - 2.0f && v >= 1.0f && v < vmax - 2.0f) {
-            int ix = (int)u, iz = (int)v;
-            const float *p = hf->heights + (ptrdiff_t)iz * row + ix, *q = p + row;
-            gu[k] = u - (float)ix;
-            gv[k] = v - (float)iz;
-            border[k] = 0.0f;
-            h[G_PM1][k] = p[-1];
-            h[G_P0][k] = p[0];
-            h[G_P1][k] = p[1];
-            h[G_P2][k] = p[2];
-            h[G_QM1][k] = q[-1];
-            h[G_Q0][k] = q[0];
-            h[G_Q1][k] = q[1];
-            h[G_Q2][k] = q[2];
-            h[G_PUP0][k] = p[-row];
-            h[G_PUP1][k] = p[1 - row];
-            h[G_QDN0][k] = q[row];
-            h[G_QDN1][k] = q[row + 1];
+        if (border[i] == 0.0f) {
+            const float *p = hf->heights + (ptrdiff_t)cz[i] * row + cx[i], *q = p + row;
+            h[G_PM1][i] = p[-1];
+            h[G_P0][i] = p[0];
+            h[G_P1][i] = p[1];
+            h[G_P2][i] = p[2];
+            h[G_QM1][i] = q[-1];
+            h[G_Q0][i] = q[0];
+            h[G_Q1][i] = q[1];
+            h[G_Q2][i] = q[2];
+            h[G_PUP0][i] = p[-row];
+            h[G_PUP1][i] = p[1 - row];
+            h[G_QDN0][i] = q[row];
+            h[G_QDN1][i] = q[row + 1];
             continue;
         }
         cik_vec3 n;
@@ -200,8 +191,6 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
         f[F_CNY][i] = n.y;
         f[F_CNZ][i] = n.z;
         /* flat ground for the kernel's lane, whose result is not kept */
-        gu[k] = gv[k] = 0.0f;
-        border[k] = 1.0f;
-        for (int g = 0; g < 12; ++g) h[g][k] = 0.0f;
+        for (int g = 0; g < 12; ++g) h[g][i] = 0.0f;
     }
 }

@@ -27,6 +27,7 @@ CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return _mm256_fnmadd_ps
 CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return _mm256_min_ps(a, b); }
 CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return _mm256_max_ps(a, b); }
 CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+CIK_INLINE cik_nf n_floor(cik_nf a) { return _mm256_floor_ps(a); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm256_xor_ps(_mm256_set1_ps(-0.0f), a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm256_sqrt_ps(a); }
 /* 12-bit estimate and one Newton step, ~23 bits. */

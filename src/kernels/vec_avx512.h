@@ -27,6 +27,7 @@ CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return _mm512_fnmadd_ps
 CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return _mm512_min_ps(a, b); }
 CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return _mm512_max_ps(a, b); }
 CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm512_abs_ps(a); }
+CIK_INLINE cik_nf n_floor(cik_nf a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm512_sub_ps(_mm512_setzero_ps(), a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm512_sqrt_ps(a); }
 /* 14-bit estimate and one Newton step: full single precision. */

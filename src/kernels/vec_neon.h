@@ -28,6 +28,7 @@ CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return vfmsq_f32(c, a, 
 CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return vminq_f32(a, b); }
 CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return vmaxq_f32(a, b); }
 CIK_INLINE cik_nf n_abs(cik_nf a) { return vabsq_f32(a); }
+CIK_INLINE cik_nf n_floor(cik_nf a) { return vrndmq_f32(a); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return vnegq_f32(a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return vsqrtq_f32(a); }
 CIK_INLINE cik_nf n_rsqrt(cik_nf a)

@@ -28,6 +28,7 @@ CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return c - a * b; }
 CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return a < b ? a : b; }
 CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return a > b ? a : b; }
 CIK_INLINE cik_nf n_abs(cik_nf a) { return fabsf(a); }
+CIK_INLINE cik_nf n_floor(cik_nf a) { return floorf(a); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return -a; }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return sqrtf(a); }
 CIK_INLINE cik_nf n_rsqrt(cik_nf a) { return 1.0f / sqrtf(a); }

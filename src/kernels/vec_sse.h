@@ -27,6 +27,7 @@ CIK_INLINE cik_nf n_fnma(cik_nf a, cik_nf b, cik_nf c) { return _mm_sub_ps(c, _m
 CIK_INLINE cik_nf n_min(cik_nf a, cik_nf b) { return _mm_min_ps(a, b); }
 CIK_INLINE cik_nf n_max(cik_nf a, cik_nf b) { return _mm_max_ps(a, b); }
 CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+CIK_INLINE cik_nf n_floor(cik_nf a) { return _mm_floor_ps(a); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm_xor_ps(_mm_set1_ps(-0.0f), a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm_sqrt_ps(a); }
 /* 12-bit estimate and one Newton step: y' = y (1.5 - 0.5 a y^2), ~23 bits. */

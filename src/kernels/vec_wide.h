@@ -36,7 +36,7 @@ CIK_INLINE vf v_set1(float x) { vf r; CIK_EACH r.v[i_] = n_set1(x); return r; }
 
 CIK_WIDE2(add) CIK_WIDE2(sub) CIK_WIDE2(mul) CIK_WIDE2(div) CIK_WIDE2(min) CIK_WIDE2(max)
 CIK_WIDE3(fma) CIK_WIDE3(fnma)
-CIK_WIDE1(abs) CIK_WIDE1(neg) CIK_WIDE1(sqrt) CIK_WIDE1(rsqrt)
+CIK_WIDE1(abs) CIK_WIDE1(neg) CIK_WIDE1(sqrt) CIK_WIDE1(rsqrt) CIK_WIDE1(floor)
 CIK_WIDE_CMP(lt) CIK_WIDE_CMP(le) CIK_WIDE_CMP(gt) CIK_WIDE_CMP(ge) CIK_WIDE_CMP(eq)
 
 CIK_INLINE vf v_sel(vm m, vf a, vf b) { vf r; CIK_EACH r.v[i_] = n_sel(m.m[i_], a.v[i_], b.v[i_]); return r; }
