@@ -173,6 +173,33 @@ Test(options, limb_mode_lands_legs_in_one_pass)
     }
 }
 
+/* Limb mode is the first pass, whatever the pass limit: with one pass
+ * allowed every backend still lands the legs (the vector kernels take
+ * another path when no group can stop early for regrouping). */
+Test(options, limb_mode_with_a_one_pass_limit)
+{
+    const int n = 1000;
+    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
+        cik_backend be = t_backends[bi];
+        if (!t_backend_usable(be)) continue;
+        for (int limit = 1; limit <= 4; limit += 3) {
+            cik_batch *b = t_workload_batch(WL_LEGS, 11, n, 3);
+            cik_options o = t_options(be, 1);
+            o.max_iterations = limit;
+            solve_ok(b, &o);
+            int converged = 0;
+            for (int i = 0; i < n; ++i) {
+                cik_result r;
+                cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
+                converged += (r.flags & CIK_RESULT_CONVERGED) != 0 && r.iterations == 1;
+            }
+            cr_assert_geq(converged, n - 1, "%s, at most %d passes: %d of %d legs converged in one pass",
+                          cik_backend_name(be), limit, converged, n);
+            cik_batch_destroy(b);
+        }
+    }
+}
+
 Test(options, limb_mode_from_the_bind_pose)
 {
     /* straight legs (every rotation identity): the knee's first-order effect

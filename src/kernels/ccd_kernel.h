@@ -532,7 +532,7 @@ CIK_INLINE vf distance(v3 a, v3 b)
  * left: it stores every lane as at the end (the unfinished ones with their
  * pass counts so far) and marks the unfinished lanes 1 in `suspend`. */
 CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int lane0, const float *start_passes,
-                            float *suspend)
+                            float *suspend, const int limb_possible)
 {
     group g;
     g.batch = b;
@@ -566,7 +566,7 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
 
     /* Limb mode's lanes: 2 or 3 joints, joint 1 a hinge, joint 0 not. */
     vm limb = w_false();
-    if (job->limb == CIK_LIMB_AUTO && (J == 2 || J == 3))
+    if (limb_possible && job->limb == CIK_LIMB_AUTO && (J == 2 || J == 3))
         limb = w_and(v_eq(jload(&g, 1, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)),
                      w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
 
@@ -596,7 +596,7 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         }
         iterations = v_sel(active, v_add(iterations, v_set1(1.0f)), iterations);
         vm sweep = active;
-        if (pass == 0 && !start_passes) {
+        if (limb_possible && pass == 0 && !start_passes) {
             /* a lane's first pass (regrouped lanes have run one already) */
             vm limbs = w_and(active, limb);
             if (w_any(limbs)) limb_step(&g, limbs, job);
@@ -634,17 +634,23 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
 }
 
 /* solve_group compiled three times, its fixed arguments folded away: for
- * chains too long to be regrouped, for a fresh group that may stop early,
- * and for a regrouped one. */
-static void solve_fresh(const cik__kernel_job *job, int lane0) { solve_group(job, job->batch, lane0, NULL, NULL); }
+ * chains that are not regrouped (too long, or a one-lane build), for a
+ * fresh group that may stop early, and for a regrouped one. Only the copies
+ * that can meet a limb-shaped chain in its first pass carry the limb step
+ * (`limb_possible`: limbs have 2 or 3 joints, regrouped lanes have run a
+ * pass). */
+static void solve_fresh(const cik__kernel_job *job, int lane0)
+{
+    solve_group(job, job->batch, lane0, NULL, NULL, CIK_LANES < 4);
+}
 #if CIK_LANES >= 4
 static void solve_first(const cik__kernel_job *job, int lane0, float *suspend)
 {
-    solve_group(job, job->batch, lane0, NULL, suspend);
+    solve_group(job, job->batch, lane0, NULL, suspend, 1);
 }
 static void solve_resumed(const cik__kernel_job *job, const cik_batch *b, const float *start_passes, float *suspend)
 {
-    solve_group(job, b, 0, start_passes, suspend);
+    solve_group(job, b, 0, start_passes, suspend, 0);
 }
 #endif
 
@@ -725,7 +731,8 @@ static void kernel_solve(const cik__kernel_job *job, int begin, int end)
 {
 #if CIK_LANES >= 4
     const cik_batch *b = job->batch;
-    if (b->joint_count > REGROUP_MAX_JOINTS || job->max_iterations < 1 + REGROUP_MIN_PASSES)
+    /* (with fewer than 1 + REGROUP_MIN_PASSES passes no group stops early) */
+    if (b->joint_count > REGROUP_MAX_JOINTS)
 #endif
     {
         for (int lane = begin; lane < end; lane += CIK_LANES) solve_fresh(job, lane);
