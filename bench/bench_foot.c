@@ -9,8 +9,9 @@
  * alone with a monotonic clock (manual time).
  *
  * After the timed loop the same crowd runs STAGE_FRAMES more frames stage by
- * stage (probe, ground, place, solve, align: what cik_foot_crowd_frame
- * calls), each stage timed on its own; the median of each stage is reported.
+ * stage (probe, ground, place, solve, align: the staged calls, each over the
+ * whole crowd, with the results cik_foot_crowd_frame gives block by block),
+ * each stage timed on its own; the median of each stage is reported.
  *
  * Counters (docs/benchmarks.md): chars_per_s, ns_per_char, frame_ms (mean
  * of the timed frames), cpu_ns_per_char (threads:1 only: the calling

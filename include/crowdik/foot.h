@@ -21,7 +21,9 @@
  *                                  ground normal (blended by the weight),
  *                                  within the ankle's limit; solved ankle
  *                                  positions and foot orientations written.
- * cik_foot_crowd_frame runs 1..5 with a heightfield.
+ * cik_foot_crowd_frame runs 1..5 with a heightfield, one block of characters
+ * after the other in a single parallel region (the same bits as the five
+ * calls in turn, faster: each block stays in the cache).
  *
  * Conventions: as crowdik.h (single precision, Hamilton quaternions (x, y, z,
  * w), radians). World units are metres in the defaults (max pelvis drop,
@@ -253,7 +255,9 @@ CIK_API cik_status cik_foot_crowd_solve(cik_foot_crowd *crowd, const cik_foot_op
 /** Stage 5: ankle alignment and the solved ankle and foot outputs. */
 CIK_API cik_status cik_foot_crowd_align(cik_foot_crowd *crowd, const cik_foot_options *options);
 
-/** Stages 1 to 5 with ground from `hf`. NULL options = defaults. */
+/** Stages 1 to 5 with ground from `hf`, block by block (the results are
+ *  those of the five staged calls). Refuses bad options or a bad
+ *  heightfield before it changes anything. NULL options = defaults. */
 CIK_API cik_status cik_foot_crowd_frame(cik_foot_crowd *crowd, const cik_heightfield *hf,
                                         const cik_foot_options *options);
 
