@@ -8,9 +8,5 @@
 #include "../kernels/vec_scalar.h"
 #endif
 
-#ifndef CIK_FOOT_IL
-#define CIK_FOOT_IL 2 /* interleaved native vectors, as the CCD kernel: measured best (docs/foot.md) */
-#endif
-#define CIK_IL CIK_FOOT_IL
 #define CIK_FOOT_SYMBOL cik__foot_kernel_avx512
 #include "foot_kernel.h"

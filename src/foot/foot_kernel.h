@@ -1,110 +1,90 @@
 /*
  * The foot stages' kernels, written once against the vector layer
  * (src/kernels/vec_<isa>.h and vec_wide.h) and compiled once per instruction
- * set by foot_<isa>.c, which includes a vec_<isa>.h, defines CIK_IL and
- * CIK_FOOT_SYMBOL first. The scalar build (one lane) also runs the feet
+ * set by foot_<isa>.c, which includes a vec_<isa>.h and defines
+ * CIK_FOOT_SYMBOL first (the one-lane build also CIK_IL). The scalar build (one lane) also runs the feet
  * that do not fill a vector at the end of the crowd.
  *
  * A lane is a foot; the passes are the stages' per-foot math (docs/foot.md)
  * with every branch turned into selects: both sides are computed and the
- * lane keeps the one its condition picks. Lanes masked out may compute junk; it is never selected, and the
- * floors (K_TINY) keep it finite. A select on a mask that no lane of the
+ * lane keeps the one its condition picks. Lanes masked out may compute
+ * junk; it is never selected, and the floors (K_TINY) keep it finite. A select on a mask that no lane of the
  * vector sets is skipped (limit types, the seeding), which changes nothing.
  */
 #include "foot_internal.h"
 
+/* Interleaved native vectors, as the CCD kernel: measured best (docs/foot.md).
+ * The one-lane build sets CIK_IL itself. */
+#ifndef CIK_IL
+#ifndef CIK_FOOT_IL
+#define CIK_FOOT_IL 2
+#endif
+#define CIK_IL CIK_FOOT_IL
+#endif
+
 #include "../kernels/vec_wide.h"
+#include "../kernels/vec_math.h"
 
 #include <math.h>
 #include <stdint.h>
 
-/* Floor for a squared length under a reciprocal square root. */
-#define K_TINY 1e-30f
-
-typedef struct { vf x, y, z; } fv3;
-typedef struct { vf x, y, z, w; } fq;
-
+/* Loads and stores of the crowd's streams, the leg constants and the
+ * block's scratch; the arithmetic is vec_math.h's. */
 CIK_INLINE vf ld(const float *const *s, int k, int i) { return v_load(s[k] + i); }
 /* Leg constant k at foot i (a vector starts at an even foot, so a pattern
  * is read from its start). */
 CIK_INLINE vf kld(const cik__foot_consts *K, int k, int i) { return v_load(K->p[k] + (i & K->mask[k])); }
-CIK_INLINE fv3 kv3(const cik__foot_consts *K, int k, int i)
+CIK_INLINE v3 kv3(const cik__foot_consts *K, int k, int i)
 {
-    fv3 r = {kld(K, k, i), kld(K, k + 1, i), kld(K, k + 2, i)};
+    v3 r = {kld(K, k, i), kld(K, k + 1, i), kld(K, k + 2, i)};
     return r;
 }
 /* The block's scratch stream k at foot i. */
 CIK_INLINE vf sld(const cik__foot_job *job, int k, int i) { return v_load(job->s[k] + (i - job->s0)); }
 CIK_INLINE void sst(const cik__foot_job *job, int k, int i, vf a) { v_store(job->s[k] + (i - job->s0), a); }
-CIK_INLINE fv3 v3_sld(const cik__foot_job *job, int k, int i)
+CIK_INLINE v3 v3_sld(const cik__foot_job *job, int k, int i)
 {
-    fv3 r = {sld(job, k, i), sld(job, k + 1, i), sld(job, k + 2, i)};
+    v3 r = {sld(job, k, i), sld(job, k + 1, i), sld(job, k + 2, i)};
     return r;
 }
-CIK_INLINE fq q_sld(const cik__foot_job *job, int k, int i)
+CIK_INLINE vq q_sld(const cik__foot_job *job, int k, int i)
 {
-    fq r = {sld(job, k, i), sld(job, k + 1, i), sld(job, k + 2, i), sld(job, k + 3, i)};
+    vq r = {sld(job, k, i), sld(job, k + 1, i), sld(job, k + 2, i), sld(job, k + 3, i)};
     return r;
 }
-CIK_INLINE fv3 v3_ld(const float *const *s, int k, int i)
-{
-    fv3 r = {v_load(s[k] + i), v_load(s[k + 1] + i), v_load(s[k + 2] + i)};
-    return r;
-}
-CIK_INLINE void v3_st(float *const *s, int k, int i, fv3 a)
+CIK_INLINE v3 v3_ld(const float *const *s, int k, int i) { return v3_load(s[k], s[k + 1], s[k + 2], i); }
+CIK_INLINE void v3_st(float *const *s, int k, int i, v3 a)
 {
     v_store(s[k] + i, a.x);
     v_store(s[k + 1] + i, a.y);
     v_store(s[k + 2] + i, a.z);
 }
-CIK_INLINE fv3 v3(vf x, vf y, vf z)
+CIK_INLINE v3 v3_of(vf x, vf y, vf z)
 {
-    fv3 r = {x, y, z};
+    v3 r = {x, y, z};
     return r;
 }
-CIK_INLINE fv3 v3_add(fv3 a, fv3 b) { return v3(v_add(a.x, b.x), v_add(a.y, b.y), v_add(a.z, b.z)); }
-CIK_INLINE fv3 v3_sub(fv3 a, fv3 b) { return v3(v_sub(a.x, b.x), v_sub(a.y, b.y), v_sub(a.z, b.z)); }
-CIK_INLINE fv3 v3_scale(fv3 a, vf s) { return v3(v_mul(a.x, s), v_mul(a.y, s), v_mul(a.z, s)); }
-CIK_INLINE vf v3_dot(fv3 a, fv3 b) { return v_fma(a.x, b.x, v_fma(a.y, b.y, v_mul(a.z, b.z))); }
-CIK_INLINE fv3 v3_cross(fv3 a, fv3 b)
+CIK_INLINE vq q4(vf x, vf y, vf z, vf w)
 {
-    return v3(v_fnma(a.z, b.y, v_mul(a.y, b.z)), v_fnma(a.x, b.z, v_mul(a.z, b.x)),
-              v_fnma(a.y, b.x, v_mul(a.x, b.y)));
-}
-CIK_INLINE fv3 v3_sel(vm m, fv3 a, fv3 b) { return v3(v_sel(m, a.x, b.x), v_sel(m, a.y, b.y), v_sel(m, a.z, b.z)); }
-
-CIK_INLINE fq q4(vf x, vf y, vf z, vf w)
-{
-    fq r = {x, y, z, w};
+    vq r = {x, y, z, w};
     return r;
 }
-CIK_INLINE fq q_ld(const float *const *s, int kx, int ky, int kz, int kw, int i)
+CIK_INLINE vq q_ld(const float *const *s, int kx, int ky, int kz, int kw, int i)
 {
-    return q4(v_load(s[kx] + i), v_load(s[ky] + i), v_load(s[kz] + i), v_load(s[kw] + i));
+    return q_load(s[kx], s[ky], s[kz], s[kw], i);
 }
-CIK_INLINE void q_st(float *const *s, int kx, int ky, int kz, int kw, int i, fq q)
+CIK_INLINE void q_st(float *const *s, int kx, int ky, int kz, int kw, int i, vq q)
 {
     v_store(s[kx] + i, q.x);
     v_store(s[ky] + i, q.y);
     v_store(s[kz] + i, q.z);
     v_store(s[kw] + i, q.w);
 }
-CIK_INLINE fq q_sel(vm m, fq a, fq b)
-{
-    return q4(v_sel(m, a.x, b.x), v_sel(m, a.y, b.y), v_sel(m, a.z, b.z), v_sel(m, a.w, b.w));
-}
-CIK_INLINE fq q_neg(fq a) { return q4(v_neg(a.x), v_neg(a.y), v_neg(a.z), v_neg(a.w)); }
-CIK_INLINE fq q_conj(fq a) { return q4(v_neg(a.x), v_neg(a.y), v_neg(a.z), a.w); }
-CIK_INLINE fq q_mul(fq a, fq b)
-{
-    return q4(v_fma(a.w, b.x, v_fma(a.x, b.w, v_fnma(a.z, b.y, v_mul(a.y, b.z)))),
-              v_fma(a.w, b.y, v_fma(a.y, b.w, v_fnma(a.x, b.z, v_mul(a.z, b.x)))),
-              v_fma(a.w, b.z, v_fma(a.z, b.w, v_fnma(a.y, b.x, v_mul(a.x, b.y)))),
-              v_fnma(a.x, b.x, v_fnma(a.y, b.y, v_fnma(a.z, b.z, v_mul(a.w, b.w)))));
-}
-CIK_INLINE vf q_dot(fq a, fq b) { return v_fma(a.x, b.x, v_fma(a.y, b.y, v_fma(a.z, b.z, v_mul(a.w, b.w)))); }
+CIK_INLINE vq q_neg(vq a) { return q4(v_neg(a.x), v_neg(a.y), v_neg(a.z), v_neg(a.w)); }
+CIK_INLINE vq q_conj(vq a) { return q4(v_neg(a.x), v_neg(a.y), v_neg(a.z), a.w); }
+CIK_INLINE vf q_dot(vq a, vq b) { return v_fma(a.x, b.x, v_fma(a.y, b.y, v_fma(a.z, b.z, v_mul(a.w, b.w)))); }
 /* fm_qnorm: the identity where the length is not positive. */
-CIK_INLINE fq q_norm(fq q)
+CIK_INLINE vq q_norm(vq q)
 {
     vf n2 = q_dot(q, q), k = v_rsqrt(v_max(n2, v_set1(K_TINY)));
     vm ok = v_gt(n2, v_set1(0.0f));
@@ -112,28 +92,18 @@ CIK_INLINE fq q_norm(fq q)
     return q4(v_sel(ok, v_mul(q.x, k), z), v_sel(ok, v_mul(q.y, k), z), v_sel(ok, v_mul(q.z, k), z),
               v_sel(ok, v_mul(q.w, k), v_set1(1.0f)));
 }
-/* fm_rot: v + 2 w (u x v) + 2 u x (u x v). */
-CIK_INLINE fv3 q_rot(fq q, fv3 v)
-{
-    fv3 u = v3(q.x, q.y, q.z);
-    fv3 t = v3_cross(u, v);
-    t = v3(v_add(t.x, t.x), v_add(t.y, t.y), v_add(t.z, t.z));
-    fv3 c = v3_cross(u, t);
-    return v3(v_add(v_fma(t.x, q.w, v.x), c.x), v_add(v_fma(t.y, q.w, v.y), c.y),
-              v_add(v_fma(t.z, q.w, v.z), c.z));
-}
 /* The shortest arc taking unit a onto unit b; a half turn about a
  * perpendicular axis (a x X, or a x Y when a is near X) when opposite. */
-CIK_INLINE fq q_arc(fv3 a, fv3 b)
+CIK_INLINE vq q_arc(v3 a, v3 b)
 {
     vf d = v3_dot(a, b);
-    fv3 x = v3_cross(a, b);
-    fq r = q_norm(q4(x.x, x.y, x.z, v_add(v_set1(1.0f), d)));
+    v3 x = v3_cross(a, b);
+    vq r = q_norm(q4(x.x, x.y, x.z, v_add(v_set1(1.0f), d)));
     vm opposite = v_lt(d, v_set1(-0.999999f));
     if (w_any(opposite)) {
         vf z = v_set1(0.0f);
         vm use_x = v_lt(v_abs(a.x), v_set1(0.9f));
-        fv3 p = v3_sel(use_x, v3(z, a.z, v_neg(a.y)), v3(v_neg(a.z), z, a.x));
+        v3 p = v3_sel(use_x, v3_of(z, a.z, v_neg(a.y)), v3_of(v_neg(a.z), z, a.x));
         vf n2 = v3_dot(p, p);
         p = v3_sel(v_gt(n2, z), v3_scale(p, v_rsqrt(v_max(n2, v_set1(K_TINY)))), p);
         r = q_sel(opposite, q4(p.x, p.y, p.z, z), r);
@@ -141,7 +111,7 @@ CIK_INLINE fq q_arc(fv3 a, fv3 b)
     return r;
 }
 /* Normalised linear interpolation along the shorter way. */
-CIK_INLINE fq q_nlerp(fq a, fq b, vf t)
+CIK_INLINE vq q_nlerp(vq a, vq b, vf t)
 {
     vf s = v_sel(v_lt(q_dot(a, b), v_set1(0.0f)), v_neg(t), t);
     return q_norm(q4(v_add(a.x, v_fnma(a.x, t, v_mul(b.x, s))), v_add(a.y, v_fnma(a.y, t, v_mul(b.y, s))),
@@ -156,15 +126,15 @@ CIK_INLINE fq q_nlerp(fq a, fq b, vf t)
  * - w sin(b/2) <= 0, a swing by |swing.w| >= cos(swing_max / 2); a clamped
  * rotation is the bound's own (sin, cos). Within the limit the input comes
  * back as it is. */
-CIK_INLINE fq apply_limit(const cik__foot_consts *k, int base, int i, fq in)
+CIK_INLINE vq apply_limit(const cik__foot_consts *k, int base, int i, vq in)
 {
     vf type = kld(k, base + L_TYPE, i);
     vm none = v_eq(type, v_set1((float)CIK_LIMIT_NONE));
     if (w_all(none)) return in;
     vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
     vf z = v_set1(0.0f), one = v_set1(1.0f);
-    fq q = q_sel(v_lt(in.w, z), q_neg(in), in);
-    fv3 axis = kv3(k, base + L_AX, i);
+    vq q = q_sel(v_lt(in.w, z), q_neg(in), in);
+    v3 axis = kv3(k, base + L_AX, i);
     vf s = v_fma(q.x, axis.x, v_fma(q.y, axis.y, v_mul(q.z, axis.z)));
     /* the twist (s, w) normalised; none (angle 0) when it vanishes */
     vf tn2 = v_fma(s, s, v_mul(q.w, q.w));
@@ -177,17 +147,17 @@ CIK_INLINE fq apply_limit(const cik__foot_consts *k, int base, int i, fq in)
     vm below = w_andnot(v_lt(v_fnma(tw, smin, v_mul(ts, cmin)), z), above);
     vm inside = w_not(w_or(above, below));
     vf cs = v_sel(above, smax, v_sel(below, smin, ts)), cc = v_sel(above, cmax, v_sel(below, cmin, tw));
-    fq twist = q4(v_mul(axis.x, cs), v_mul(axis.y, cs), v_mul(axis.z, cs), cc);
-    fq out = in;
+    vq twist = q4(v_mul(axis.x, cs), v_mul(axis.y, cs), v_mul(axis.z, cs), cc);
+    vq out = in;
     if (w_any(hinge)) {
-        fv3 off = v3(v_fnma(axis.x, s, q.x), v_fnma(axis.y, s, q.y), v_fnma(axis.z, s, q.z));
+        v3 off = v3_of(v_fnma(axis.x, s, q.x), v_fnma(axis.y, s, q.y), v_fnma(axis.z, s, q.z));
         vm keep = w_and(v_le(v3_dot(off, off), v_set1(1e-12f)), inside);
         out = q_sel(hinge, q_sel(keep, in, twist), out);
     }
     vm swing_twist = w_not(w_or(none, hinge));
     if (w_any(swing_twist)) {
-        fq tq = q4(v_mul(axis.x, ts), v_mul(axis.y, ts), v_mul(axis.z, ts), tw);
-        fq swing = q_mul(q, q_conj(tq));
+        vq tq = q4(v_mul(axis.x, ts), v_mul(axis.y, ts), v_mul(axis.z, ts), tw);
+        vq swing = q_mul(q, q_conj(tq));
         swing = q_sel(v_lt(swing.w, z), q_neg(swing), swing);
         vf cswing = kld(k, base + L_CSWING, i);
         vm swing_ok = v_ge(swing.w, cswing);
@@ -195,7 +165,7 @@ CIK_INLINE fq apply_limit(const cik__foot_consts *k, int base, int i, fq in)
         vm clamp = w_andnot(v_gt(n2, v_set1(1e-24f)), swing_ok);
         vf sk = v_mul(kld(k, base + L_SSWING, i), v_rsqrt(v_max(n2, v_set1(K_TINY))));
         swing = q_sel(clamp, q4(v_mul(swing.x, sk), v_mul(swing.y, sk), v_mul(swing.z, sk), cswing), swing);
-        fq limited = q_norm(q_mul(swing, twist));
+        vq limited = q_norm(q_mul(swing, twist));
         vm keep = w_and(inside, swing_ok);
         out = q_sel(swing_twist, q_sel(keep, in, limited), out);
     }
@@ -210,13 +180,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     for (int i = begin; i < end; i += CIK_LANES) {
-        fq r = q_norm(q_sld(job, S_EQX, i));
-        fv3 p = v3_sld(job, S_EPX, i);
-        fq w0 = q_mul(r, q_ld(cF, F_POSE + 0, F_POSE + 3, F_POSE + 6, F_POSE + 9, i));
-        fq w1 = q_mul(w0, q_ld(cF, F_POSE + 1, F_POSE + 4, F_POSE + 7, F_POSE + 10, i));
-        fq w2 = q_norm(q_mul(w1, q_ld(cF, F_POSE + 2, F_POSE + 5, F_POSE + 8, F_POSE + 11, i)));
-        fv3 a = v3_add(v3_add(v3_add(p, q_rot(r, kv3(K, K_HIPX, i))), q_rot(w0, kv3(K, K_THX, i))),
-                       q_rot(w1, kv3(K, K_SHX, i)));
+        vq r = q_norm(q_sld(job, S_EQX, i));
+        v3 p = v3_sld(job, S_EPX, i);
+        vq w0 = q_mul(r, q_ld(cF, F_POSE + 0, F_POSE + 3, F_POSE + 6, F_POSE + 9, i));
+        vq w1 = q_mul(w0, q_ld(cF, F_POSE + 1, F_POSE + 4, F_POSE + 7, F_POSE + 10, i));
+        vq w2 = q_norm(q_mul(w1, q_ld(cF, F_POSE + 2, F_POSE + 5, F_POSE + 8, F_POSE + 11, i)));
+        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, K_HIPX, i))), q_rotate(w0, kv3(K, K_THX, i))),
+                       q_rotate(w1, kv3(K, K_SHX, i)));
         v3_st(F, F_AAX, i, a);
         v_store(F[F_PROBEX] + i, a.x);
         v_store(F[F_PROBEZ] + i, a.z);
@@ -298,40 +268,40 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
     for (int i = begin; i < end; i += CIK_LANES) {
         vf w = ld(cF, F_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
-        fv3 a = v3_ld(cF, F_AAX, i);
-        fv3 n = v3_ld(cF, F_CNX, i);
+        v3 a = v3_ld(cF, F_AAX, i);
+        v3 n = v3_ld(cF, F_CNX, i);
         vf nl2 = v3_dot(n, n);
-        n = v3_sel(v_gt(nl2, v_set1(1e-12f)), v3_scale(n, v_rsqrt(v_max(nl2, v_set1(K_TINY)))), v3(z, one, z));
+        n = v3_sel(v_gt(nl2, v_set1(1e-12f)), v3_scale(n, v_rsqrt(v_max(nl2, v_set1(K_TINY)))), v3_of(z, one, z));
         /* planted: the ankle above the contact along the normal */
         vf ah = kld(K, K_AH, i);
-        fv3 tp = v3(v_fma(n.x, ah, a.x), v_fma(n.y, ah, ld(cF, F_CY, i)), v_fma(n.z, ah, a.z));
-        fv3 t = v3(v_fma(v_sub(tp.x, a.x), w, a.x), v_fma(v_sub(tp.y, a.y), w, a.y), v_fma(v_sub(tp.z, a.z), w, a.z));
+        v3 tp = v3_of(v_fma(n.x, ah, a.x), v_fma(n.y, ah, ld(cF, F_CY, i)), v_fma(n.z, ah, a.z));
+        v3 t = v3_of(v_fma(v_sub(tp.x, a.x), w, a.x), v_fma(v_sub(tp.y, a.y), w, a.y), v_fma(v_sub(tp.z, a.z), w, a.z));
         t.y = v_sel(v_lt(t.y, tp.y), tp.y, t.y); /* no foot below the ground */
         v3_st(F, F_TX, i, t);
         /* desired foot orientation: the animated one turned so the sole lies
          * on the ground normal, blended by the weight */
-        fq af = q_ld(cF, F_AFX, F_AFY, F_AFZ, F_AFW, i);
-        fv3 sole = q_rot(af, kv3(K, K_SOLEX, i));
-        fq df = q_sel(v_gt(w, z), q_mul(q_arc(sole, n), af), af);
+        vq af = q_ld(cF, F_AFX, F_AFY, F_AFZ, F_AFW, i);
+        v3 sole = q_rotate(af, kv3(K, K_SOLEX, i));
+        vq df = q_sel(v_gt(w, z), q_mul(q_arc(sole, n), af), af);
         df = q_sel(v_lt(w, one), q_nlerp(af, df, w), df);
         q_st(F, F_DFX, F_DFY, F_DFZ, F_DFW, i, df);
         /* pelvis: what this foot needs beyond the leg's comfortable reach
          * (or beyond the animation's own extension, if longer) */
-        fq r = q_norm(q_sld(job, S_EQX, i));
-        fv3 hip_off = q_rot(r, kv3(K, K_HIPX, i));
+        vq r = q_norm(q_sld(job, S_EQX, i));
+        v3 hip_off = q_rotate(r, kv3(K, K_HIPX, i));
         sst(job, S_HOX, i, hip_off.x);
         sst(job, S_HOY, i, hip_off.y);
         sst(job, S_HOZ, i, hip_off.z);
-        fv3 hip = v3_add(v3_sld(job, S_EPX, i), hip_off);
+        v3 hip = v3_add(v3_sld(job, S_EPX, i), hip_off);
         vf lim = v_mul(kld(K, K_REACH, i), keep);
-        fv3 ah_v = v3_sub(a, hip);
+        v3 ah_v = v3_sub(a, hip);
         vf anim = v_sqrt(v3_dot(ah_v, ah_v));
         lim = v_sel(v_gt(anim, lim), anim, lim);
         sst(job, S_LIM, i, lim);
         /* drop_need: how far the hip must come down so that t is lim away;
          * nothing when reachable (or NaN) or above the hip, the hip level
          * when t is beyond reach sideways */
-        fv3 v = v3_sub(t, hip);
+        v3 v = v3_sub(t, hip);
         vf lim2 = v_mul(lim, lim), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
         vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
@@ -407,8 +377,8 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
     const cik_streams *bs = job->bs;
     const vf z = v_set1(0.0f), thr2 = v_set1(job->threshold * job->threshold);
     for (int i = begin; i < end; i += CIK_LANES) {
-        fq r = q_norm(q_sld(job, S_EQX, i));
-        fv3 pl = v3_sld(job, S_EPX, i);
+        vq r = q_norm(q_sld(job, S_EQX, i));
+        v3 pl = v3_sld(job, S_EPX, i);
         pl.y = v_sub(pl.y, sld(job, S_DROP, i));
         v_store(bs->root_position_x + i, pl.x);
         v_store(bs->root_position_y + i, pl.y);
@@ -417,15 +387,15 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v_store(bs->root_rotation_y + i, r.y);
         v_store(bs->root_rotation_z + i, r.z);
         v_store(bs->root_rotation_w + i, r.w);
-        fq q[3];
+        vq q[3];
         for (int j = 0; j < 3; ++j)
             q[j] = apply_limit(K, K_LIMIT + L_COUNT * j, i,
                                q_ld(cF, F_POSE + j, F_POSE + 3 + j, F_POSE + 6 + j, F_POSE + 9 + j, i));
-        fv3 t = v3_ld(cF, F_TX, i);
-        fv3 hip = v3_add(pl, v3_sld(job, S_HOX, i));
+        v3 t = v3_ld(cF, F_TX, i);
+        v3 hip = v3_add(pl, v3_sld(job, S_HOX, i));
         /* a target still out of reach after the pelvis drop is pulled in to
          * the reach: the leg then points at it, knee not locked */
-        fv3 v = v3_sub(t, hip);
+        v3 v = v3_sub(t, hip);
         vf d2 = v3_dot(v, v), lim = sld(job, S_LIM, i);
         vm pull = v_gt(d2, v_mul(lim, lim));
         if (w_any(pull)) {
@@ -436,19 +406,19 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v_store(bs->target_x + i, t.x);
         v_store(bs->target_y + i, t.y);
         v_store(bs->target_z + i, t.z);
-        fv3 thigh = kv3(K, K_THX, i), shin = kv3(K, K_SHX, i);
+        v3 thigh = kv3(K, K_THX, i), shin = kv3(K, K_SHX, i);
         /* a start pose that already meets the target is left alone */
         if (job->start != CIK_FOOT_START_ANIMATION) {
-            fv3 e = v3_add(hip, q_rot(q_mul(r, q[0]), v3_add(thigh, q_rot(q[1], shin))));
-            fv3 de = v3_sub(e, t);
+            v3 e = v3_add(hip, q_rotate(q_mul(r, q[0]), v3_add(thigh, q_rotate(q[1], shin))));
+            v3 de = v3_sub(e, t);
             vm seed = w_and(v_ge(v3_dot(de, de), thr2), v_gt(kld(K, K_HINGE, i), z));
             if (w_any(seed)) {
                 /* the seed: the knee for the distance, then (TWO_BONE) the
                  * hip swung by the shortest arc toward the target, its limit
                  * applied */
-                fv3 ka = kv3(K, K_LIMIT + L_COUNT + L_AX, i);
-                fq q1 = q_sel(v_lt(q[1].w, z), q_neg(q[1]), q[1]);
-                vf s = v3_dot(v3(q1.x, q1.y, q1.z), ka), n2 = v_fma(s, s, v_mul(q1.w, q1.w));
+                v3 ka = kv3(K, K_LIMIT + L_COUNT + L_AX, i);
+                vq q1 = q_sel(v_lt(q[1].w, z), q_neg(q[1]), q[1]);
+                vf s = v3_dot(v3_of(q1.x, q1.y, q1.z), ka), n2 = v_fma(s, s, v_mul(q1.w, q1.w));
                 vm nok = v_gt(n2, z);
                 vf nk = v_rsqrt(v_max(n2, v_set1(K_TINY)));
                 vf cur_s = v_sel(nok, v_mul(s, nk), z), cur_c = v_sel(nok, v_mul(q1.w, nk), v_set1(1.0f));
@@ -456,15 +426,15 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 vm moved = w_and(seed, knee_for_distance(K, i, v_sqrt(v3_dot(v, v)), cur_s, cur_c, &ks, &kc));
                 q[1] = q_sel(moved, q4(v_mul(ka.x, ks), v_mul(ka.y, ks), v_mul(ka.z, ks), kc), q[1]);
                 if (job->start == CIK_FOOT_START_TWO_BONE) {
-                    fq w0 = q_mul(r, q[0]);
-                    fv3 el = q_rot(w0, v3_add(thigh, q_rot(q[1], shin)));
+                    vq w0 = q_mul(r, q[0]);
+                    v3 el = q_rotate(w0, v3_add(thigh, q_rotate(q[1], shin)));
                     vf el2 = v3_dot(el, el), bl2 = v3_dot(v, v);
                     vm ok = w_and(seed, w_and(v_gt(el2, v_set1(1e-12f)), v_gt(bl2, v_set1(1e-12f))));
-                    fq turn = q_arc(v3_scale(el, v_rsqrt(v_max(el2, v_set1(K_TINY)))),
+                    vq turn = q_arc(v3_scale(el, v_rsqrt(v_max(el2, v_set1(K_TINY)))),
                                     v3_scale(v, v_rsqrt(v_max(bl2, v_set1(K_TINY)))));
                     ok = w_andnot(ok, v_gt(turn.w, v_set1(0.9999999f)));
                     if (w_any(ok)) {
-                        fq q0 = q_norm(q_mul(q_conj(r), q_mul(turn, w0)));
+                        vq q0 = q_norm(q_mul(q_conj(r), q_mul(turn, w0)));
                         q[0] = q_sel(ok, apply_limit(K, K_LIMIT, i, q0), q[0]);
                     }
                 }
@@ -488,24 +458,24 @@ static void k_align(const cik__foot_job *job, int begin, int end)
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
     for (int i = begin; i < end; i += CIK_LANES) {
-        fq r = q4(v_load(bs->root_rotation_x + i), v_load(bs->root_rotation_y + i),
+        vq r = q4(v_load(bs->root_rotation_x + i), v_load(bs->root_rotation_y + i),
                   v_load(bs->root_rotation_z + i), v_load(bs->root_rotation_w + i));
-        fv3 p = v3(v_load(bs->root_position_x + i), v_load(bs->root_position_y + i),
+        v3 p = v3_of(v_load(bs->root_position_x + i), v_load(bs->root_position_y + i),
                    v_load(bs->root_position_z + i));
-        fq q0 = q4(v_load(bs->rotation_x[0] + i), v_load(bs->rotation_y[0] + i), v_load(bs->rotation_z[0] + i),
+        vq q0 = q4(v_load(bs->rotation_x[0] + i), v_load(bs->rotation_y[0] + i), v_load(bs->rotation_z[0] + i),
                    v_load(bs->rotation_w[0] + i));
-        fq q1 = q4(v_load(bs->rotation_x[1] + i), v_load(bs->rotation_y[1] + i), v_load(bs->rotation_z[1] + i),
+        vq q1 = q4(v_load(bs->rotation_x[1] + i), v_load(bs->rotation_y[1] + i), v_load(bs->rotation_z[1] + i),
                    v_load(bs->rotation_w[1] + i));
-        fq w0 = q_mul(r, q0), w1 = q_mul(w0, q1);
-        fv3 a = v3_add(v3_add(v3_add(p, q_rot(r, kv3(K, K_HIPX, i))), q_rot(w0, kv3(K, K_THX, i))),
-                       q_rot(w1, kv3(K, K_SHX, i)));
-        fq df = q_ld(cF, F_DFX, F_DFY, F_DFZ, F_DFW, i);
-        fq q2 = apply_limit(K, K_LIMIT + 2 * L_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
+        vq w0 = q_mul(r, q0), w1 = q_mul(w0, q1);
+        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, K_HIPX, i))), q_rotate(w0, kv3(K, K_THX, i))),
+                       q_rotate(w1, kv3(K, K_SHX, i)));
+        vq df = q_ld(cF, F_DFX, F_DFY, F_DFZ, F_DFW, i);
+        vq q2 = apply_limit(K, K_LIMIT + 2 * L_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
         v_store(bs->rotation_x[2] + i, q2.x);
         v_store(bs->rotation_y[2] + i, q2.y);
         v_store(bs->rotation_z[2] + i, q2.z);
         v_store(bs->rotation_w[2] + i, q2.w);
-        fq w2 = q_norm(q_mul(w1, q2));
+        vq w2 = q_norm(q_mul(w1, q2));
         v3_st(F, F_AX, i, a);
         q_st(F, F_FQX, F_FQY, F_FQZ, F_FQW, i, w2);
     }
