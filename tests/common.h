@@ -182,6 +182,23 @@ static inline cik_options t_plain_options(cik_backend backend, int threads)
 }
 
 /* Every rotation and result of a batch, for bitwise comparison. */
+/* The chains of the sign tests: an unlimited one-joint chain whose solution
+ * has w < 0 (reached by turning on past a half turn, to 3.383 rad), and the
+ * same chain with a hinge limit, started from the identity. */
+static inline void t_sign_pair(cik_chain *free_chain, cik_chain *limited)
+{
+    *free_chain = t_chain(1);
+    free_chain->effector = t_v3(1, 0, 0);
+    free_chain->rotation[0] = t_angle_axis(2.5, 0, 0, 1);
+    free_chain->target = t_v3((float)cos(-2.9), (float)sin(-2.9), 0);
+    *limited = *free_chain;
+    limited->limit[0].type = CIK_LIMIT_HINGE;
+    limited->limit[0].axis = t_v3(0, 0, 1);
+    limited->limit[0].min_angle = -1.0f;
+    limited->limit[0].max_angle = 1.0f;
+    limited->rotation[0] = t_qid();
+}
+
 typedef struct t_solution {
     int n, joints;
     cik_quat *rot; /* n * joints */

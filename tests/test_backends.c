@@ -262,17 +262,8 @@ Test(backends, batch_position_and_size_do_not_change_bits)
  */
 Test(backends, unlimited_joint_sign_independent_of_neighbours)
 {
-    /* an unlimited one-joint chain whose solution has w < 0: a half turn and more */
-    cik_chain free_chain = t_chain(1);
-    free_chain.effector = t_v3(1, 0, 0);
-    free_chain.rotation[0] = t_angle_axis(2.5, 0, 0, 1);
-    free_chain.target = t_v3((float)cos(-2.9), (float)sin(-2.9), 0); /* reached by turning on to 3.383 rad */
-    cik_chain limited = free_chain;
-    limited.limit[0].type = CIK_LIMIT_HINGE;
-    limited.limit[0].axis = t_v3(0, 0, 1);
-    limited.limit[0].min_angle = -1.0f;
-    limited.limit[0].max_angle = 1.0f;
-    limited.rotation[0] = t_qid();
+    cik_chain free_chain, limited;
+    t_sign_pair(&free_chain, &limited);
     for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
         cik_backend be = t_backends[bi];
         if (!t_backend_usable(be)) continue;

@@ -207,17 +207,8 @@ Test(determinism, regrouped_lanes_keep_their_bits)
  */
 Test(determinism, unlimited_sign_beside_skipped_limited_chains)
 {
-    /* an unlimited one-joint chain whose solution has w < 0 */
-    cik_chain free_chain = t_chain(1);
-    free_chain.effector = t_v3(1, 0, 0);
-    free_chain.rotation[0] = t_angle_axis(2.5, 0, 0, 1);
-    free_chain.target = t_v3((float)cos(-2.9), (float)sin(-2.9), 0);
-    cik_chain limited = free_chain;
-    limited.limit[0].type = CIK_LIMIT_HINGE;
-    limited.limit[0].axis = t_v3(0, 0, 1);
-    limited.limit[0].min_angle = -1.0f;
-    limited.limit[0].max_angle = 1.0f;
-    limited.rotation[0] = t_qid();
+    cik_chain free_chain, limited;
+    t_sign_pair(&free_chain, &limited);
     const int n = 32; /* two full groups of the widest kernel */
     for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
         cik_backend be = t_backends[bi];
