@@ -122,6 +122,7 @@ typedef struct cik__kernel {
 typedef struct cik__solve_plan {
     cik__kernel_job job;
     const cik__kernel *kernel; /* NULL: the reference solver */
+    int threads;               /* the options' thread count */
 } cik__solve_plan;
 
 /* Checks the options (and the backend) as cik_solve does: CIK_OK and the

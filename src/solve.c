@@ -168,15 +168,15 @@ cik_backend cik_backend_best(void)
     return (cik_backend)best;
 }
 
-static int team_size(const cik_batch *b, const cik_options *o, int units)
+static int team_size(const cik_batch *b, int threads, int units)
 {
 #ifdef CIK_HAVE_OPENMP
-    if (o->threads == 1 || b->chain_count < CIK_PARALLEL_MIN_CHAINS) return 1;
-    int n = o->threads > 0 ? o->threads : omp_get_max_threads();
+    if (threads == 1 || b->chain_count < CIK_PARALLEL_MIN_CHAINS) return 1;
+    int n = threads > 0 ? threads : omp_get_max_threads();
     return n < units ? n : units;
 #else
     (void)b;
-    (void)o;
+    (void)threads;
     (void)units;
     return 1;
 #endif
@@ -192,6 +192,7 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
     cik_backend backend = o.backend == CIK_BACKEND_AUTO ? cik_backend_best() : o.backend;
     out->job = make_job(b, &o);
     out->kernel = kernel_for(backend); /* NULL for the reference */
+    out->threads = o.threads;
     return CIK_OK;
 }
 
@@ -216,14 +217,13 @@ cik_status cik_solve(cik_batch *b, const cik_options *options)
     cik_status st = cik__solve_prepare(b, options, &plan);
     if (st != CIK_OK) return st;
     if (b->chain_count == 0) return CIK_OK;
-    cik_options o = options ? *options : cik_default_options();
     const cik__kernel *k = plan.kernel;
     /* The reference splits chains, a kernel whole groups of lanes: a static
      * split into one contiguous block per thread, so that each chain's
      * result is independent of the team size. */
     int unit = k ? k->group_lanes : 1;
     int units = (b->chain_count + unit - 1) / unit;
-    int team = team_size(b, &o, units);
+    int team = team_size(b, plan.threads, units);
     if (team <= 1) {
         cik__solve_range(&plan, 0, b->chain_count);
         return CIK_OK;
