@@ -672,22 +672,15 @@ static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
 }
 #endif
 
-static void kernel_solve(const cik__kernel_job *job, int begin, int end)
+#if CIK_LANES >= 4
+/* Lanes [begin, end) with regrouping: the fresh groups in order, a pooled
+ * group as soon as the pool fills one, the pool's rest at the end. */
+static void regroup_solve(const cik__kernel_job *job, int begin, int end)
 {
-#if CIK_LANES >= 4
-    const cik_batch *b = job->batch;
-    /* (with fewer than 1 + REGROUP_MIN_PASSES passes no group stops early) */
-    if (b->joint_count > REGROUP_MAX_JOINTS)
-#endif
-    {
-        for (int lane = begin; lane < end; lane += CIK_LANES) solve_fresh(job, lane);
-        return;
-    }
-#if CIK_LANES >= 4
     _Alignas(64) float scratch[REGROUP_STREAMS * CIK_LANES];
     regroup r;
     r.count = 0;
-    r.scratch = *b;
+    r.scratch = *job->batch;
     r.scratch.chain_count = r.scratch.padded = CIK_LANES;
     r.scratch.stride = CIK_LANES;
     r.scratch.base = scratch;
@@ -701,7 +694,20 @@ static void kernel_solve(const cik__kernel_job *job, int begin, int end)
     }
     /* the rest: no lanes will come to join them */
     while (r.count > 0) regroup_run(job, &r, 0);
+}
 #endif
+
+static void kernel_solve(const cik__kernel_job *job, int begin, int end)
+{
+#if CIK_LANES >= 4
+    /* (with fewer than 1 + REGROUP_MIN_PASSES passes no group stops early,
+     * and regroup_solve is a plain loop over the groups) */
+    if (job->batch->joint_count <= REGROUP_MAX_JOINTS) {
+        regroup_solve(job, begin, end);
+        return;
+    }
+#endif
+    for (int lane = begin; lane < end; lane += CIK_LANES) solve_fresh(job, lane);
 }
 
 const cik__kernel CIK_KERNEL_SYMBOL = {CIK_KERNEL_BACKEND, CIK_LANES, kernel_solve};
