@@ -532,7 +532,7 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
                            const cik__solve_plan *plan, int c0, int c1)
 {
     const cik__foot_kernel *k = cr->kernel;
-    /* the blocks' scratch: on this thread's stack, 28 KiB, never allocated */
+    /* the blocks' scratch: on this thread's stack, 30 KiB, never allocated */
     _Alignas(64) float scratch[S_COUNT][2 * BLOCK];
     cik__foot_job job;
     memset(&job, 0, sizeof job);

@@ -43,7 +43,8 @@ enum {
  * the foot needs of the pelvis drop, the drop; the ground stage's cell
  * fractions, 1 where the point needs the border-aware scalar sample, the
  * cell's column and row (int32), and the twelve heights the interior
- * formula reads (G_H names them). Foot i is element i - s0 of a block's scratch. */
+ * formula reads (G_H names them). Foot i is element i - s0 of a block's
+ * scratch. */
 enum {
     S_EPX, S_EPY, S_EPZ, S_EQX, S_EQY, S_EQZ, S_EQW,
     S_HOX, S_HOY, S_HOZ, S_LIM, S_NEED, S_DROP,
@@ -55,6 +56,10 @@ enum {
  * iz + 1: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1], q[2], p[-row],
  * p[1 - row], q[row], q[row + 1]. */
 enum { G_PM1, G_P0, G_P1, G_P2, G_QM1, G_Q0, G_Q1, G_Q2, G_PUP0, G_PUP1, G_QDN0, G_QDN1 };
+
+/* A prepared limit (fm_limit): type as a float, unit axis, cos and sin of
+ * the half bounds. */
+enum { L_TYPE, L_AX, L_AY, L_AZ, L_CMIN, L_SMIN, L_CMAX, L_SMAX, L_CSWING, L_SSWING, L_COUNT };
 
 /* Per-foot leg constants (one float per foot, set with the legs). */
 enum {
@@ -68,11 +73,8 @@ enum {
      * kB sin k), (cphi, sphi) = (kA, kB) / kM; K_HINGE 1 for a hinge knee */
     K_KA, K_KB, K_KC, K_KM, K_KTS, K_CPHI, K_SPHI, K_HINGE,
     K_LIMIT, /* K_LIMIT + L_COUNT * joint + L_*: the prepared limits */
-    K_COUNT = K_LIMIT + 3 * 10
+    K_COUNT = K_LIMIT + 3 * L_COUNT
 };
-/* A prepared limit (fm_limit): type as a float, unit axis, cos and sin of
- * the half bounds. */
-enum { L_TYPE, L_AX, L_AY, L_AZ, L_CMIN, L_SMIN, L_CMAX, L_SMAX, L_CSWING, L_SSWING, L_COUNT };
 
 /* Where a kernel reads the leg constants: constant k of foot i is
  * p[k][i & mask[k]]. A constant that is the same for every left foot and
