@@ -141,14 +141,13 @@ cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count, con
     return CIK_OK;
 }
 
+/* Points ahead whose rows the gather prefetches. */
+#define GATHER_AHEAD 16
+
 /* The ground stage's scalar part (foot_internal.h), after the kernel found
  * the cells: the twelve heights of the interior formula per point, read
  * straight from the rows (a gather), for the vector kernel to finish; a
  * point near the border is sampled here in full. */
-
-/* Points ahead whose rows the gather prefetches. */
-#define GATHER_AHEAD 16
-
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end)
 {
     const ptrdiff_t row = hf->count_x;
