@@ -244,8 +244,8 @@ static int foot_frames(int characters)
 
 Test(alloc, foot_frame_allocates_nothing)
 {
-    /* 600 feet: the stages run on the calling thread, the solve on two;
-     * 2200 feet: the stages run on two threads too */
+    /* 600 feet: the frame runs on the calling thread (a staged solve on
+     * two); 2200 feet: the frame runs on two threads */
     const int sizes[] = {300, 1100};
     for (int k = 0; k < 2; ++k) {
         int checked = foot_frames(sizes[k]);
