@@ -7,7 +7,14 @@ target_compile_options(crowdik_bvh PRIVATE ${CROWDIK_WARNINGS} ${CROWDIK_SANITIZ
 set_target_properties(crowdik_bvh PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)
 set_property(GLOBAL APPEND PROPERTY CROWDIK_TEST_LIBS crowdik_bvh)
 
-add_executable(crowdik_demo ${CMAKE_CURRENT_SOURCE_DIR}/demo.c)
-target_link_libraries(crowdik_demo PRIVATE crowdik_bvh crowdik)
+# The demo, one file per job (tools/demo/demo.h). Its PNG goes through
+# libpng (Debian's libpng-dev); without it the demo is not built.
+find_package(PNG QUIET)
+if(NOT PNG_FOUND)
+  message(STATUS "crowdik: libpng not found, crowdik_demo not built (tools/test.sh installs libpng-dev)")
+  return()
+endif()
+add_executable(crowdik_demo demo/main.c demo/motion.c demo/scene.c demo/draw.c)
+target_link_libraries(crowdik_demo PRIVATE crowdik_bvh crowdik_legs crowdik_scalar_math crowdik PNG::PNG)
 target_compile_options(crowdik_demo PRIVATE ${CROWDIK_WARNINGS} ${CROWDIK_SANITIZE_FLAGS})
 set_target_properties(crowdik_demo PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)

@@ -1,0 +1,158 @@
+/*
+ * crowdik_demo's shared types: the characters' rigs and poses (motion.c),
+ * the crowd and its frame loop (scene.c), the picture (draw.c) and the
+ * command line and report (main.c).
+ *
+ * Coordinates: world y up; character space x lateral (left +), y up from
+ * the floor, z forward; metres and seconds.
+ */
+#ifndef CROWDIK_DEMO_H
+#define CROWDIK_DEMO_H
+
+#include <stddef.h>
+
+#include "crowdik/crowdik.h"
+#include "crowdik/foot.h"
+
+#define DEMO_HZ 60
+#define DEMO_DT (1.0f / (float)DEMO_HZ)
+#define WALK_SPEED 1.1f      /* metres per second at size 1 */
+#define RIDGE_SLOPE_DEG 15.0f
+#define PANELS 4             /* characters in the picture */
+#define DRAW_EVERY 10        /* frames between the picture's records */
+
+/* qsort order of floats. */
+static inline int demo_cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+/* Percentile p in [0, 1] of n sorted values (nearest rank; 0 when empty). */
+static inline float demo_percentile(const float *sorted, size_t n, float p)
+{
+    if (!n) return 0.0f;
+    size_t i = (size_t)(p * (float)(n - 1) + 0.5f);
+    return sorted[i < n ? i : n - 1];
+}
+
+/* ---------------------------------------------------------------- motion.c */
+
+/* What the demo knows about one character's legs beyond the pipeline:
+ * where toe and heel lie in the ankle frame (for drawing and penetration). */
+typedef struct rig {
+    cik_foot_leg leg[2];
+    cik_vec3 toe[2], heel[2];
+} rig;
+
+/* One character's animated pose, character space. */
+typedef struct pose {
+    cik_vec3 pelvis;
+    cik_quat pelvis_q;
+    cik_quat q[2][3];
+    float weight[2];
+} pose;
+
+/* A BVH clip turned into poses for the demo's rig. */
+typedef struct clip_anim {
+    int frames; /* usable frames (the clip's frames 1..N-1) */
+    float dt;   /* seconds per clip frame */
+    pose *poses;
+    cik_vec3 travel; /* root travel over the loop, character space, metres */
+    float scale;
+    rig rig;
+    char legs_desc[160];
+} clip_anim;
+
+/* Hills everywhere, a RIDGE_SLOPE_DEG ridge along x, 10 cm steps along z. */
+float terrain(float x, float z);
+/* The workload legs (support/legs.h) at body size s, toe and heel added. */
+void procedural_rig(float s, rig *r);
+/* Procedural walk at time t (seconds) for body size s. */
+void walk_pose(const rig *r, float s, float t, pose *out);
+/* Loads a clip (legs by name, or by `legs_spec` "L,K,A[,T]:R,K,A[,T]");
+ * scale_opt > 0 overrides the detected scale. 0, or -1 with a message in
+ * err and nothing to free. */
+int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz);
+void clip_free(clip_anim *ca);
+/* The clip at time t, looped; `out` (may be NULL) gets the pose. Returns
+ * where the pelvis is (character space, x and z, travel carried on). */
+cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out);
+
+/* ---------------------------------------------------------------- scene.c */
+
+typedef struct demo_options {
+    int characters, frames, threads, seed, quiet;
+    const char *out_path, *png_path, *bvh_path, *legs_spec;
+    /* --view FILE.html: the animated page (view.c), written from the
+     * frame hook below when set */
+    const char *view_path;
+    float bvh_scale;
+    cik_backend backend;
+    int start; /* CIK_FOOT_START_* */
+} demo_options;
+
+typedef struct character {
+    float x0, z0, heading, size, phase;
+    float floor; /* the character controller's ground height (smoothed) */
+} character;
+
+/* Per drawn frame and pictured character: pelvis, both legs' hip, knee,
+ * ankle, heel, toe, as animated and as solved; each foot's IK weight. */
+typedef struct record {
+    cik_vec3 anim[2][5], solved[2][5];
+    cik_vec3 pelvis, pelvis_solved;
+    float weight[2];
+} record;
+
+enum { ST_ANIM, ST_PROBE, ST_GROUND, ST_PLACE, ST_SOLVE, ST_ALIGN, ST_TOTAL, ST_COUNT };
+
+/* What the report prints. */
+typedef struct demo_stats {
+    float *times[ST_COUNT]; /* seconds per frame and stage */
+    float *err_stance, *tilt_stance, *pen_stance; /* per stance foot-frame */
+    size_t n_stance;
+    double passes, converged, solved_chains, drop_sum;
+    float drop_max, swing_pen_max;
+    /* the stance foot farthest from the ground, to say where the max is */
+    struct {
+        float err, above, drop;
+        int frame, character, side;
+    } worst;
+    long violations, hinge_back;
+} demo_stats;
+
+typedef struct demo_scene demo_scene;
+/* Called after every frame with the crowd's streams (solved and animated);
+ * the --view writer hooks in here. */
+typedef int (*demo_frame_hook)(void *user, const demo_scene *sc, int frame, const cik_foot_streams *s);
+
+struct demo_scene {
+    const demo_options *opt;
+    int characters;
+    character *ch;
+    rig *rigs;
+    clip_anim clip; /* zero without --bvh */
+    cik_heightfield hf;
+    float *heights;
+    cik_foot_crowd *crowd;
+    int draw_frames;
+    record *rec; /* draw_frames x PANELS */
+    demo_frame_hook hook;
+    void *hook_user;
+};
+
+/* Builds the crowd, its rigs and its ground: 0, or -1 with a message. */
+int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errsz);
+/* Runs every frame, filling the statistics and the picture's records: 0,
+ * or -1 with a message. */
+int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz);
+void scene_free(demo_scene *sc);
+void stats_free(demo_stats *st);
+
+/* ---------------------------------------------------------------- draw.c */
+
+/* Writes the side view of the pictured characters: an SVG (png == 0) or a
+ * PNG (no text). 0, or -1 with a message. */
+int draw_picture(const demo_scene *sc, const char *path, int png, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * crowdik_demo's motion: the procedural terrain, the characters' rigs, the
+ * procedural walk and a BVH clip turned into poses for the rig and played
+ * back at the demo's rate.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bvh.h"
+#include "demo.h"
+#include "legs.h"
+#include "scalar_math.h"
+
+/* ---------------------------------------------------------------- terrain */
+
+/* Hills everywhere; a ridge along x (period 24 m: 4 m up at 15 degrees, 4 m
+ * flat, 4 m down, 12 m flat); 10 cm steps along z (up at z = 8 mod 16, down
+ * at z = 0 mod 16). */
+float terrain(float x, float z)
+{
+    float h = 0.18f * sinf(0.31f * x + 0.5f) * cosf(0.23f * z) + 0.07f * sinf(0.83f * x - 0.61f * z);
+    float k = tanf(RIDGE_SLOPE_DEG * SM_PI_F / 180.0f);
+    float xm = fmodf(x + 2400.0f, 24.0f);
+    float r = xm < 4 ? k * xm : (xm < 8 ? 4 * k : (xm < 12 ? k * (12 - xm) : 0));
+    float zm = fmodf(z + 1600.0f, 16.0f);
+    return h + r + (zm >= 8.0f ? 0.10f : 0.0f);
+}
+
+/* ---------------------------------------------------------------- rig */
+
+void procedural_rig(float s, rig *r)
+{
+    legs_adult(s, r->leg);
+    for (int side = 0; side < 2; ++side) {
+        r->toe[side] = vec3(0, -0.06f * s, 0.14f * s);
+        r->heel[side] = vec3(0, -0.06f * s, -0.05f * s);
+    }
+}
+
+/* ---------------------------------------------------------------- walk */
+
+static float smooth01(float x)
+{
+    x = clampf(x, 0, 1);
+    return x * x * (3 - 2 * x);
+}
+
+#define WALK_PERIOD 1.0f
+#define STANCE 0.6f
+
+/* Analytic two-bone leg in the sagittal plane: hip at h, ankle at a
+ * (character space, same x), foot pitch p (world, about +X). */
+static void leg_ik(const cik_foot_leg *l, cik_vec3 h, cik_vec3 a, float pitch, cik_quat q[3])
+{
+    float ta = vec3_length(l->thigh), tb = vec3_length(l->shin);
+    cik_vec3 v = vec3_sub(a, h);
+    float d = sqrtf(v.y * v.y + v.z * v.z);
+    float dmax = (ta + tb) * 0.9995f;
+    if (d > dmax) d = dmax;
+    float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
+    float k = acosf(clampf(ck, -1, 1));
+    /* ankle in the hip frame with the knee bent: u = thigh + Rx(k) shin */
+    float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
+    float au = atan2f(uz, -uy), av = atan2f(v.z, -v.y);
+    float th = au - av;
+    q[0] = quat_axis_angle(th, 1, 0, 0);
+    q[1] = quat_axis_angle(k, 1, 0, 0);
+    float ank = clampf(pitch - th - k, -0.6f, 0.6f);
+    q[2] = quat_axis_angle(ank, 1, 0, 0);
+}
+
+/* Procedural walk at phase t (seconds) for body size s. */
+void walk_pose(const rig *r, float s, float t, pose *out)
+{
+    float L = WALK_SPEED * s * WALK_PERIOD * STANCE; /* stance travel */
+    cik_vec3 foot[2];
+    float pitch[2];
+    int planted[2]; /* the foot at or next to ground contact */
+    float ah = r->leg[0].ankle_height;
+    for (int side = 0; side < 2; ++side) {
+        float ph = t / WALK_PERIOD + (side ? 0.5f : 0.0f);
+        ph -= floorf(ph);
+        float x = r->leg[side].hip.x;
+        if (ph < STANCE) {
+            foot[side] = vec3(x, ah, L * 0.5f - L * ph / STANCE);
+            pitch[side] = 0.0f;
+            out->weight[side] = 1.0f;
+            planted[side] = 1;
+        } else {
+            float u = (ph - STANCE) / (1 - STANCE);
+            float z = -L * 0.5f + L * (u - sinf(2 * SM_PI_F * u) / (2 * SM_PI_F));
+            foot[side] = vec3(x, ah + 0.11f * s * sinf(SM_PI_F * u) * (1.0f - 0.3f * u), z);
+            pitch[side] = -0.25f * sinf(SM_PI_F * u) + 0.15f * sinf(2 * SM_PI_F * u);
+            /* IK weight: out over the first 12 % of the swing, back in
+             * over the last 30 % (120 ms). The pipeline lowers the pelvis
+             * at most pelvis_drop_speed (2.5 m/s); a foot landing past a
+             * step down on a downhill slope can need 20 cm of drop, so the
+             * weight must come in no faster than the pelvis can follow or
+             * the landing foot is held above the ground (a blend-in of the
+             * last 12 %, 48 ms, left one foot 72 mm up for a frame). */
+            out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
+            planted[side] = u < 0.06f || u > 0.94f;
+        }
+    }
+    /* the hip as high as the stance feet allow with knees bent >= 0.2 rad */
+    float ta = vec3_length(r->leg[0].thigh), tb = vec3_length(r->leg[0].shin);
+    float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
+    float hip_y = 1e9f;
+    for (int side = 0; side < 2; ++side) {
+        if (!planted[side] && !(foot[side].y < ah + 0.02f)) continue;
+        float dz = foot[side].z;
+        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz);
+        if (y < hip_y) hip_y = y;
+    }
+    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
+    out->pelvis = vec3(sway, hip_y - r->leg[0].hip.y, 0);
+    out->pelvis_q = quat(0, 0, 0, 1);
+    for (int side = 0; side < 2; ++side) {
+        cik_vec3 h = vec3_add(out->pelvis, r->leg[side].hip);
+        foot[side].x = h.x;
+        leg_ik(&r->leg[side], h, foot[side], pitch[side], out->q[side]);
+    }
+}
+
+
+/* ---------------------------------------------------------------- BVH clip */
+
+/* The legs named by --legs ("L,K,A[,T]:R,K,A[,T]"), or found by name. */
+static int clip_legs(const bvh_clip *c, const char *legs_spec, bvh_leg legs[2], char *err, size_t errsz)
+{
+    if (!legs_spec) return bvh_find_legs(c, legs, err, errsz);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", legs_spec);
+    char *sides[2] = {buf, strchr(buf, ':')};
+    if (!sides[1]) {
+        snprintf(err, errsz, "--legs wants LHIP,LKNEE,LANKLE[,LTOE]:RHIP,RKNEE,RANKLE[,RTOE]");
+        return -1;
+    }
+    *sides[1]++ = 0;
+    for (int s = 0; s < 2; ++s) {
+        char *n[4] = {0};
+        int k = 0;
+        for (char *tok = strtok(sides[s], ","); tok && k < 4; tok = strtok(NULL, ",")) n[k++] = tok;
+        if (k < 3) {
+            snprintf(err, errsz, "--legs: each side needs hip,knee,ankle[,toe]");
+            return -1;
+        }
+        if (bvh_find_leg(c, n[0], n[1], n[2], n[3], &legs[s], err, errsz)) return -1;
+    }
+    return 0;
+}
+
+/* Per clip frame (1..N-1) and side: the ankle's world position (metres)
+ * and the sole's up in the ankle frame, for the stance detection. */
+typedef struct clip_tracks {
+    cik_vec3 *ankle, *soleup, *root;
+} clip_tracks;
+
+/* The rig from frame 0 and the poses of frames 1..N-1. Frame 0 (the
+ * reference pose, legs vertical) is the bind pose: the canonical frame of
+ * every joint is its frame-0 world frame. */
+static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, clip_tracks *tr)
+{
+    int nj = c->joint_count, nf = ca->frames, R = 0;
+    float sc = ca->scale;
+    cik_vec3 *pos = malloc(sizeof(cik_vec3) * (size_t)nj), *end = malloc(sizeof(cik_vec3) * (size_t)nj);
+    cik_quat *rot = malloc(sizeof(cik_quat) * (size_t)nj), *c0 = malloc(sizeof(cik_quat) * (size_t)nj);
+    int ok = pos && end && rot && c0;
+    if (ok) {
+        bvh_pose(c, 0, pos, rot, end);
+        for (int j = 0; j < nj; ++j) c0[j] = quat_conj(rot[j]);
+        rig *rg = &ca->rig;
+        memset(rg, 0, sizeof *rg);
+        const cik_vec3 down = {0, -1, 0}, knee_axis = {1, 0, 0};
+        for (int s = 0; s < 2; ++s) {
+            cik_foot_leg *l = &rg->leg[s];
+            l->hip = vec3_scale(vec3_sub(pos[legs[s].hip], pos[R]), sc);
+            l->thigh = vec3_scale(vec3_sub(pos[legs[s].knee], pos[legs[s].hip]), sc);
+            l->shin = vec3_scale(vec3_sub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
+            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 1.7f);
+            l->limit[1] = limit_hinge(knee_axis, 0.0f, 2.7f);
+            l->limit[2] = limit_swing_twist(down, -0.6f, 0.6f, 1.0f);
+            rg->toe[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
+        }
+        for (int f = 0; f < nf; ++f) {
+            bvh_pose(c, f + 1, pos, rot, end);
+            pose *p = &ca->poses[f];
+            cik_quat wr = quat_mul(rot[R], c0[R]);
+            tr->root[f] = vec3_scale(pos[R], sc);
+            p->pelvis = tr->root[f];
+            p->pelvis_q = quat_normalize(wr);
+            for (int s = 0; s < 2; ++s) {
+                cik_quat wh = quat_mul(rot[legs[s].hip], c0[legs[s].hip]);
+                cik_quat wk = quat_mul(rot[legs[s].knee], c0[legs[s].knee]);
+                cik_quat wa = quat_mul(rot[legs[s].ankle], c0[legs[s].ankle]);
+                p->q[s][0] = quat_normalize(quat_mul(quat_conj(wr), wh));
+                p->q[s][1] = quat_normalize(quat_mul(quat_conj(wh), wk));
+                p->q[s][2] = quat_normalize(quat_mul(quat_conj(wk), wa));
+                tr->ankle[2 * f + s] = vec3_scale(pos[legs[s].ankle], sc);
+                tr->soleup[2 * f + s] = quat_rotate(quat_conj(wa), vec3(0, 1, 0));
+            }
+        }
+    }
+    free(pos);
+    free(end);
+    free(rot);
+    free(c0);
+    return ok ? 0 : -1;
+}
+
+/* Side s's stance (the ankle slow and low): the sole's up and the ankle
+ * height are what the stance frames show; weights 1 in stance, eased to 0
+ * over the RAMP_S seconds of swing next to it (before the landing and after
+ * the lift-off). A weight that jumps to 1 at the landing asks the pelvis to
+ * drop at once when the ground there is lower than the clip's floor, faster
+ * than the pipeline lowers it (pelvis_drop_speed), and the landing foot is
+ * held above the ground until the pelvis catches up. `hs` and `w` hold
+ * ca->frames floats each. */
+static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, float *w)
+{
+    const int nf = ca->frames;
+    rig *rg = &ca->rig;
+    float lo = 1e9f;
+    for (int f = 0; f < nf; ++f) lo = fminf(lo, tr->ankle[2 * f + s].y);
+    cik_vec3 up = vec3(0, 0, 0);
+    int n = 0;
+    for (int f = 0; f < nf; ++f) {
+        int a = f > 0 ? f - 1 : f, b = f < nf - 1 ? f + 1 : f;
+        cik_vec3 d = vec3_sub(tr->ankle[2 * b + s], tr->ankle[2 * a + s]);
+        float speed = sqrtf(d.x * d.x + d.z * d.z) / ((float)(b - a) * ca->dt);
+        int st = speed < 0.3f && tr->ankle[2 * f + s].y < lo + 0.06f;
+        w[f] = st ? 1.0f : 0.0f;
+        if (st) {
+            up = vec3_add(up, tr->soleup[2 * f + s]);
+            hs[n++] = tr->ankle[2 * f + s].y;
+        }
+    }
+    qsort(hs, (size_t)n, sizeof(float), demo_cmp_float);
+    rg->leg[s].sole_normal = n ? vec3_normalize(up) : vec3(0, 1, 0);
+    rg->leg[s].ankle_height = n ? demo_percentile(hs, (size_t)n, 0.5f) : lo;
+    const float RAMP_S = 0.12f;
+    int ramp = (int)(RAMP_S / ca->dt + 0.5f);
+    if (ramp < 1) ramp = 1;
+    for (int f = 0; f < nf; ++f) {
+        int d = ramp + 1;
+        for (int k = 0; k <= ramp && d > ramp; ++k)
+            if ((f - k >= 0 && w[f - k] > 0) || (f + k < nf && w[f + k] > 0)) d = k;
+        ca->poses[f].weight[s] = d > ramp ? 0.0f : 1.0f - smooth01((float)d / (float)(ramp + 1));
+    }
+    /* heel: behind the ankle at the sole, a third of the toe's reach */
+    cik_vec3 n3 = rg->leg[s].sole_normal;
+    cik_vec3 t = rg->toe[s];
+    cik_vec3 fwd = vec3_sub(t, vec3_scale(n3, vec3_dot(t, n3)));
+    rg->heel[s] = vec3_sub(vec3_scale(n3, -rg->leg[s].ankle_height), vec3_scale(fwd, 0.3f));
+    rg->toe[s] = vec3_add(vec3_scale(n3, -rg->leg[s].ankle_height), fwd);
+}
+
+int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz)
+{
+    memset(ca, 0, sizeof *ca);
+    bvh_clip c;
+    if (bvh_load(path, &c, err, errsz)) return -1;
+    bvh_leg legs[2];
+    clip_tracks tr = {NULL, NULL, NULL};
+    float *hs = NULL, *w = NULL;
+    int rc = -1;
+    if (c.frame_count < 3) {
+        snprintf(err, errsz, "%s: needs at least 3 frames (frame 0 is the reference pose)", path);
+        goto done;
+    }
+    if (clip_legs(&c, legs_spec, legs, err, errsz)) goto done;
+    ca->scale = scale_opt > 0 ? scale_opt : bvh_detect_scale(&c, &legs[0]);
+    snprintf(ca->legs_desc, sizeof ca->legs_desc, "%.24s/%.24s/%.24s, %.24s/%.24s/%.24s", c.joints[legs[0].hip].name,
+             c.joints[legs[0].knee].name, c.joints[legs[0].ankle].name, c.joints[legs[1].hip].name,
+             c.joints[legs[1].knee].name, c.joints[legs[1].ankle].name);
+    const int nf = c.frame_count - 1;
+    ca->frames = nf;
+    ca->dt = (float)c.frame_time;
+    ca->poses = calloc((size_t)nf, sizeof(pose));
+    tr.ankle = malloc(sizeof(cik_vec3) * 2 * (size_t)nf);
+    tr.soleup = malloc(sizeof(cik_vec3) * 2 * (size_t)nf);
+    tr.root = malloc(sizeof(cik_vec3) * (size_t)nf);
+    hs = malloc(sizeof(float) * (size_t)nf);
+    w = malloc(sizeof(float) * (size_t)nf);
+    if (!ca->poses || !tr.ankle || !tr.soleup || !tr.root || !hs || !w || clip_poses(&c, legs, ca, &tr)) {
+        snprintf(err, errsz, "%s: out of memory", path);
+        goto done;
+    }
+    for (int s = 0; s < 2; ++s) clip_stance(ca, &tr, s, hs, w);
+    /* character space: pelvis xz relative to the first frame's, y as is */
+    cik_vec3 r0 = tr.root[0];
+    for (int f = 0; f < nf; ++f) {
+        ca->poses[f].pelvis.x -= r0.x;
+        ca->poses[f].pelvis.z -= r0.z;
+    }
+    ca->travel = vec3_sub(tr.root[nf - 1], r0);
+    ca->travel.y = 0;
+    rc = 0;
+done:
+    free(hs);
+    free(w);
+    free(tr.ankle);
+    free(tr.soleup);
+    free(tr.root);
+    bvh_free(&c);
+    if (rc) clip_free(ca);
+    return rc;
+}
+
+void clip_free(clip_anim *ca)
+{
+    free(ca->poses);
+    memset(ca, 0, sizeof *ca);
+}
+
+/* The clip at time t (seconds), looped with its travel carried on,
+ * resampled between its frames: joint and pelvis rotations slerped, the
+ * pelvis position and the IK weights lerped. The demo runs at 60 Hz and a
+ * clip at its own rate (120 Hz for the CMU clips); picking the nearest
+ * frame would make the motion step whenever the rates do not divide. `out`
+ * (may be NULL) gets the pose; returns where the pelvis is (character space,
+ * x and z). */
+cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
+{
+    float loop = (float)(ca->frames - 1) * ca->dt;
+    float loops = floorf(t / loop);
+    float x = (t - loops * loop) / ca->dt;
+    int f0 = (int)floorf(x);
+    if (f0 < 0) f0 = 0;
+    if (f0 > ca->frames - 2) f0 = ca->frames - 2;
+    float u = clampf(x - (float)f0, 0.0f, 1.0f);
+    const pose *a = &ca->poses[f0], *b = &ca->poses[f0 + 1];
+    cik_vec3 p = vec3_lerp(a->pelvis, b->pelvis, u);
+    if (out) {
+        out->pelvis = p;
+        out->pelvis_q = quat_slerp(a->pelvis_q, b->pelvis_q, u);
+        for (int s = 0; s < 2; ++s) {
+            for (int j = 0; j < 3; ++j) out->q[s][j] = quat_slerp(a->q[s][j], b->q[s][j], u);
+            out->weight[s] = a->weight[s] + (b->weight[s] - a->weight[s]) * u;
+        }
+    }
+    return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));
+}
