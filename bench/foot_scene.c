@@ -1,6 +1,7 @@
 /* The benchmarks' foot-placement scene (foot_scene.h). */
 #include "foot_scene.h"
 
+#include "legs.h"
 #include "workloads.h"
 
 #include <math.h>
@@ -28,45 +29,6 @@ static float terrain(float x, float z)
     float r = xm < 4 ? k * xm : (xm < 8 ? 4 * k : (xm < 12 ? k * (12 - xm) : 0));
     float zm = fmodf(z + 1600.0f, 16.0f);
     return h + r + (zm >= 8.0f ? 0.10f : 0.0f);
-}
-
-static cik_limit hinge_x(float lo, float hi)
-{
-    cik_limit l;
-    memset(&l, 0, sizeof l);
-    l.type = CIK_LIMIT_HINGE;
-    l.axis.x = 1;
-    l.min_angle = lo;
-    l.max_angle = hi;
-    return l;
-}
-
-static cik_limit swing_twist_y(float lo, float hi, float swing)
-{
-    cik_limit l;
-    memset(&l, 0, sizeof l);
-    l.type = CIK_LIMIT_SWING_TWIST;
-    l.axis.y = -1;
-    l.min_angle = lo;
-    l.max_angle = hi;
-    l.swing_max = swing;
-    return l;
-}
-
-static void make_legs(float s, cik_foot_leg leg[2])
-{
-    memset(leg, 0, 2 * sizeof *leg);
-    for (int side = 0; side < 2; ++side) {
-        leg[side].hip.x = side ? -0.1f * s : 0.1f * s;
-        leg[side].hip.y = -0.05f * s;
-        leg[side].thigh.y = -0.45f * s;
-        leg[side].shin.y = -0.42f * s;
-        leg[side].limit[0] = swing_twist_y(-0.6f, 0.6f, 1.5f);
-        leg[side].limit[1] = hinge_x(0.0f, 2.6f);
-        leg[side].limit[2] = swing_twist_y(-0.35f, 0.35f, 0.7f);
-        leg[side].sole_normal.y = 1;
-        leg[side].ankle_height = 0.06f * s;
-    }
 }
 
 static float smooth01(float x) { return x <= 0 ? 0 : (x >= 1 ? 1 : x * x * (3 - 2 * x)); }
@@ -186,7 +148,7 @@ int foot_scene_create(int characters, int frames, uint64_t seed, foot_scene *out
         w[c].heading = wl_uniform(&rng, -PI_F, PI_F);
         w[c].size = wl_uniform(&rng, 0.9f, 1.1f);
         w[c].phase = wl_uniform(&rng, 0.0f, WALK_PERIOD);
-        make_legs(w[c].size, &out->legs[2 * c]);
+        legs_adult(w[c].size, &out->legs[2 * c]);
     }
     for (int k = 0; k < frames; ++k)
         for (int c = 0; c < characters; ++c) walk(out, &w[c], c, (float)k * DT, out->bank + per_frame * (size_t)k);

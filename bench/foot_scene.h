@@ -7,7 +7,7 @@
  * The ground: hills, a 15-degree ridge every 24 m along x and 10 cm steps
  * every 8 m along z, sampled every 10 cm over the crowd's square. The
  * characters: the workload legs (thigh 0.45 m, shin 0.42 m, limits as in
- * tools/workloads.h) scaled by 0.9..1.1, on a jittered 1.5 m grid, each with
+ * support/legs.h) scaled by 0.9..1.1, on a jittered 1.5 m grid, each with
  * its own heading and walk phase. The animation: a 1 s walk cycle (60 %
  * stance), analytic two-bone legs in the sagittal plane, pelvis at the
  * ground height under it (a character controller without smoothing).

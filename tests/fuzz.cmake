@@ -1,5 +1,5 @@
 # Bounded libFuzzer runs of crowdik's public API (and of the BVH loader when
-# tools/bvh.c exists). tests/fuzz/run.sh builds each target with clang
+# support/bvh.c exists). tests/fuzz/run.sh builds each target with clang
 # -fsanitize=fuzzer,address,undefined straight from the sources, whatever
 # compiler this build uses, and skips (77) when clang or libFuzzer is
 # missing (fails instead where FUZZ_REQUIRED=1, as tools/test.sh sets).

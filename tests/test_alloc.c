@@ -5,6 +5,7 @@
  * Both are checked on every backend this CPU runs, with one and two threads.
  */
 #include "common.h"
+#include "legs.h"
 
 #include <crowdik/foot.h>
 
@@ -135,18 +136,6 @@ Test(alloc, solve_allocates_nothing)
     cik_batch_destroy(b);
 }
 
-static cik_limit limit_of(cik_limit_type type, float ax, float ay, float az, float lo, float hi, float swing)
-{
-    cik_limit l;
-    memset(&l, 0, sizeof l);
-    l.type = type;
-    l.axis = t_v3(ax, ay, az);
-    l.min_angle = lo;
-    l.max_angle = hi;
-    l.swing_max = swing;
-    return l;
-}
-
 /* Heights of a 5 cm bump field, 33 x 33 samples, 0.5 m apart. */
 enum { HF_N = 33 };
 static float hf_heights[HF_N * HF_N];
@@ -156,17 +145,7 @@ static float hf_heights[HF_N * HF_N];
 static int foot_frames(int characters)
 {
     cik_foot_leg legs[2];
-    memset(legs, 0, sizeof legs);
-    for (int s = 0; s < 2; ++s) {
-        legs[s].hip = t_v3(s ? -0.1f : 0.1f, -0.05f, 0);
-        legs[s].thigh = t_v3(0, -0.45f, 0);
-        legs[s].shin = t_v3(0, -0.42f, 0);
-        legs[s].limit[0] = limit_of(CIK_LIMIT_SWING_TWIST, 0, -1, 0, -0.6f, 0.6f, 1.5f);
-        legs[s].limit[1] = limit_of(CIK_LIMIT_HINGE, 1, 0, 0, 0.0f, 2.6f, 0);
-        legs[s].limit[2] = limit_of(CIK_LIMIT_SWING_TWIST, 0, -1, 0, -0.35f, 0.35f, 0.7f);
-        legs[s].sole_normal = t_v3(0, 1, 0);
-        legs[s].ankle_height = 0.06f;
-    }
+    legs_adult(1.0f, legs);
     for (int iz = 0; iz < HF_N; ++iz)
         for (int ix = 0; ix < HF_N; ++ix)
             hf_heights[iz * HF_N + ix] = 0.05f * sinf(0.7f * (float)ix) * cosf(0.9f * (float)iz);

@@ -1,4 +1,4 @@
-/* The BVH loader (tools/bvh.h): hand-written files with the oddities real
+/* The BVH loader (support/bvh.h): hand-written files with the oddities real
  * files have, malformed files, and the CMU clips in ../shared/data/mocap
  * (mocap.cs.cmu.edu; the database was created with funding from NSF
  * EIA-0196217) when they are present. */

@@ -8,7 +8,7 @@
  *   - across batch positions and sizes: a chain solved alone, in a batch of
  *     17, 100 or 1000 chains, at the first, a middle or the last slot, with
  *     other chains of the same workload (and SKIPPED chains) beside it.
- * The chains are generated (tools/workloads.c): chain i of a workload
+ * The chains are generated (support/workloads.c): chain i of a workload
  * depends only on (seed, i), so it can be put anywhere.
  */
 #include "common.h"

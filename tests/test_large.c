@@ -18,7 +18,7 @@ Test(large, million_leg_batch_bulk_fill_and_solve, .timeout = 300)
     cr_assert_eq(cik_batch_chain_count(b), n);
 
     /* set-up: one leg skeleton (hip swing-twist, knee hinge, ankle
-     * swing-twist), as tools/workloads.c's WL_LEGS */
+     * swing-twist), as support/workloads.c's WL_LEGS */
     cik_chain leg;
     wl_chain(WL_LEGS, 7, 0, J, &leg);
     for (int i = 0; i < n; ++i) cr_assert_eq(cik_batch_set_chain(b, i, &leg), CIK_OK);

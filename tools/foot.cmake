@@ -1,12 +1,4 @@
-# Foot placement tools: the BVH loader (a static library the tests use too)
-# and the crowd demo, the first command to run.
-add_library(crowdik_bvh STATIC ${CMAKE_CURRENT_SOURCE_DIR}/bvh.c)
-target_include_directories(crowdik_bvh PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(crowdik_bvh PUBLIC crowdik)
-target_compile_options(crowdik_bvh PRIVATE ${CROWDIK_WARNINGS} ${CROWDIK_SANITIZE_FLAGS})
-set_target_properties(crowdik_bvh PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)
-set_property(GLOBAL APPEND PROPERTY CROWDIK_TEST_LIBS crowdik_bvh)
-
+# The crowd demo, the first command to run.
 # The demo, one file per job (tools/demo/demo.h). Its PNG goes through
 # libpng (Debian's libpng-dev); without it the demo is not built.
 find_package(PNG QUIET)

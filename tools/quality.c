@@ -18,6 +18,7 @@
 #include "quality.h"
 
 #include "crowdik/crowdik.h"
+#include "scalar_math.h"
 #include "workloads.h"
 
 #include <math.h>
@@ -62,7 +63,7 @@ static double quat_angle(cik_quat q)
 static double angle_between(cik_quat a, cik_quat b)
 {
     cik_quat ac = {-a.x, -a.y, -a.z, a.w};
-    return quat_angle(wl_qmul(ac, b));
+    return quat_angle(quat_mul(ac, b));
 }
 
 /* Radians by which `q` lies outside limit `l` (0 inside). */
@@ -102,7 +103,7 @@ static void set_leg_poles(cik_batch *b)
         cik_batch_get_chain(b, i, &c);
         cik_chain_forward(&c, P, NULL);
         cik_quat r = c.root_rotation, rc = {-r.x, -r.y, -r.z, r.w};
-        cik_quat f = wl_qmul(wl_qmul(r, (cik_quat){0.0f, 0.0f, 0.5f, 0.0f}), rc);
+        cik_quat f = quat_mul(quat_mul(r, (cik_quat){0.0f, 0.0f, 0.5f, 0.0f}), rc);
         c.pole = (cik_vec3){P[1].x + f.x, P[1].y + f.y, P[1].z + f.z};
         c.pole_weight = 1.0f;
         cik_batch_set_chain(b, i, &c);

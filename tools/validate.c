@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bvh.h"
+#include "scalar_math.h"
 #include "crowdik/crowdik.h"
 #include "crowdik/foot.h"
 #include "quality.h"
@@ -212,33 +213,6 @@ static double throughput(cik_batch *b, const pose_copy *start, cik_backend be, i
 
 /* ---------------------------------------------------------------- BVH legs */
 
-static cik_vec3 v3(float x, float y, float z)
-{
-    cik_vec3 v = {x, y, z};
-    return v;
-}
-static cik_vec3 vadd(cik_vec3 a, cik_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static cik_vec3 vsub(cik_vec3 a, cik_vec3 b) { return v3(a.x - b.x, a.y - b.y, a.z - b.z); }
-static cik_vec3 vscale(cik_vec3 a, float s) { return v3(a.x * s, a.y * s, a.z * s); }
-static float vlen(cik_vec3 a) { return sqrtf(a.x * a.x + a.y * a.y + a.z * a.z); }
-static cik_quat qconj(cik_quat q)
-{
-    cik_quat r = {-q.x, -q.y, -q.z, q.w};
-    return r;
-}
-static cik_quat qnorm(cik_quat q)
-{
-    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    cik_quat r = {q.x / n, q.y / n, q.z / n, q.w / n};
-    return r;
-}
-static cik_vec3 qrot(cik_quat q, cik_vec3 v)
-{
-    cik_vec3 t = v3(2 * (q.y * v.z - q.z * v.y), 2 * (q.z * v.x - q.x * v.z), 2 * (q.x * v.y - q.y * v.x));
-    return v3(v.x + q.w * t.x + (q.y * t.z - q.z * t.y), v.y + q.w * t.y + (q.z * t.x - q.x * t.z),
-              v.z + q.w * t.z + (q.x * t.y - q.y * t.x));
-}
-
 /* Where chain `c`'s effector is with local rotations `q` (forward
  * kinematics as docs/solver.md defines it). */
 static cik_vec3 chain_effector(const cik_chain *c, const cik_quat *q)
@@ -246,10 +220,10 @@ static cik_vec3 chain_effector(const cik_chain *c, const cik_quat *q)
     cik_vec3 p = c->root_position;
     cik_quat w = c->root_rotation;
     for (int j = 0; j < c->joint_count; ++j) {
-        p = vadd(p, qrot(w, c->offset[j]));
-        w = qnorm(wl_qmul(w, q[j]));
+        p = vec3_add(p, quat_rotate(w, c->offset[j]));
+        w = quat_normalize(quat_mul(w, q[j]));
     }
-    return vadd(p, qrot(w, c->effector));
+    return vec3_add(p, quat_rotate(w, c->effector));
 }
 
 /* One leg in one clip frame, in the demo's convention: frame 0 (the
@@ -309,27 +283,27 @@ static int load_clip_legs(const char *path, clip_set *cs)
              c.joints[legs[1].knee].name, c.joints[legs[1].ankle].name,
              legs[1].toe >= 0 ? c.joints[legs[1].toe].name : "end");
     bvh_pose(&c, 0, pos, rot, end);
-    for (int j = 0; j < nj; ++j) c0[j] = qconj(rot[j]);
+    for (int j = 0; j < nj; ++j) c0[j] = quat_conj(rot[j]);
     for (int s = 0; s < 2; ++s) {
         int P = c.joints[legs[s].hip].parent;
-        cs->offset[s][0] = vscale(vsub(pos[legs[s].hip], pos[P]), sc);
-        cs->offset[s][1] = vscale(vsub(pos[legs[s].knee], pos[legs[s].hip]), sc);
-        cs->offset[s][2] = vscale(vsub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
+        cs->offset[s][0] = vec3_scale(vec3_sub(pos[legs[s].hip], pos[P]), sc);
+        cs->offset[s][1] = vec3_scale(vec3_sub(pos[legs[s].knee], pos[legs[s].hip]), sc);
+        cs->offset[s][2] = vec3_scale(vec3_sub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
     }
     for (int f = 0; f < cs->frames; ++f) {
         bvh_pose(&c, f + 1, pos, rot, end);
         for (int s = 0; s < 2; ++s) {
             const bvh_leg *l = &legs[s];
             int P = c.joints[l->hip].parent;
-            cik_quat wp = qnorm(wl_qmul(rot[P], c0[P])), wh = qnorm(wl_qmul(rot[l->hip], c0[l->hip]));
-            cik_quat wk = qnorm(wl_qmul(rot[l->knee], c0[l->knee])), wa = qnorm(wl_qmul(rot[l->ankle], c0[l->ankle]));
+            cik_quat wp = quat_normalize(quat_mul(rot[P], c0[P])), wh = quat_normalize(quat_mul(rot[l->hip], c0[l->hip]));
+            cik_quat wk = quat_normalize(quat_mul(rot[l->knee], c0[l->knee])), wa = quat_normalize(quat_mul(rot[l->ankle], c0[l->ankle]));
             clip_leg *o = &cs->leg[2 * f + s];
-            o->root_position = vscale(pos[P], sc);
+            o->root_position = vec3_scale(pos[P], sc);
             o->root_rotation = wp;
-            o->q[0] = qnorm(wl_qmul(qconj(wp), wh));
-            o->q[1] = qnorm(wl_qmul(qconj(wh), wk));
-            o->q[2] = qnorm(wl_qmul(qconj(wk), wa));
-            o->effector = qrot(qconj(wa), vscale(vsub(bvh_toe_position(&c, l, pos, end), pos[l->ankle]), sc));
+            o->q[0] = quat_normalize(quat_mul(quat_conj(wp), wh));
+            o->q[1] = quat_normalize(quat_mul(quat_conj(wh), wk));
+            o->q[2] = quat_normalize(quat_mul(quat_conj(wk), wa));
+            o->effector = quat_rotate(quat_conj(wa), vec3_scale(vec3_sub(bvh_toe_position(&c, l, pos, end), pos[l->ankle]), sc));
         }
     }
     free(pos);
@@ -356,21 +330,21 @@ static void clip_limits(clip_set *cs)
             if (j == 1) {
                 /* the knee's mean axis, each frame's counted on the side of
                  * the running sum, weighted by its angle */
-                axis = v3(0, 0, 0);
+                axis = vec3(0, 0, 0);
                 for (int f = 0; f < cs->frames; ++f) {
                     cik_quat q = cs->leg[2 * f + s].q[1];
                     if (q.w < 0) q = (cik_quat){-q.x, -q.y, -q.z, -q.w};
-                    cik_vec3 v = v3(q.x, q.y, q.z);
-                    if (v.x * axis.x + v.y * axis.y + v.z * axis.z < 0) v = vscale(v, -1.0f);
-                    axis = vadd(axis, v);
+                    cik_vec3 v = vec3(q.x, q.y, q.z);
+                    if (v.x * axis.x + v.y * axis.y + v.z * axis.z < 0) v = vec3_scale(v, -1.0f);
+                    axis = vec3_add(axis, v);
                 }
-                if (!(vlen(axis) > 1e-6f)) axis = v3(1, 0, 0);
+                if (!(vec3_length(axis) > 1e-6f)) axis = vec3(1, 0, 0);
                 l->type = CIK_LIMIT_HINGE;
             } else {
                 axis = cs->offset[s][j + 1 < 3 ? j + 1 : 2];
                 l->type = CIK_LIMIT_SWING_TWIST;
             }
-            axis = vscale(axis, 1.0f / vlen(axis));
+            axis = vec3_scale(axis, 1.0f / vec3_length(axis));
             l->axis = axis;
             float lo = 3.14159265f, hi = -3.14159265f, swing = 0.0f;
             for (int f = 0; f < cs->frames; ++f) {
@@ -429,9 +403,9 @@ static int clip_chains(const clip_set *cs, int ahead, int limits, float perturb,
         c->target = chain_effector(c, goal);
         if (perturb > 0) {
             cik_vec3 d;
-            do d = v3(wl_uniform(&r, -1, 1), wl_uniform(&r, -1, 1), wl_uniform(&r, -1, 1));
-            while (vlen(d) > 1.0f);
-            c->target = vadd(c->target, vscale(d, perturb));
+            do d = vec3(wl_uniform(&r, -1, 1), wl_uniform(&r, -1, 1), wl_uniform(&r, -1, 1));
+            while (vec3_length(d) > 1.0f);
+            c->target = vec3_add(c->target, vec3_scale(d, perturb));
         }
     }
     *out = list;

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the BVH loader (tools/bvh.c): arbitrary bytes as BVH
+ * libFuzzer target for the BVH loader (support/bvh.c): arbitrary bytes as BVH
  * text. Properties checked, aborting on violation:
  *   - bvh_parse returns 0 or -1; on -1 the message is "line N: ..." and the
  *     clip holds nothing; parsing is deterministic;

@@ -39,10 +39,10 @@ skip() {
 }
 
 case "$target" in
-api) extra=(tools/workloads.c) ;;
+api) extra=(support/workloads.c support/legs.c) ;;
 bvh)
-    if [ ! -f "$src/tools/bvh.c" ]; then skip "tools/bvh.c is not there"; fi
-    extra=(tools/bvh.c)
+    if [ ! -f "$src/support/bvh.c" ]; then skip "support/bvh.c is not there"; fi
+    extra=(support/bvh.c)
     ;;
 *) echo "unknown target $target" >&2; exit 2 ;;
 esac
@@ -70,7 +70,7 @@ fi
 cflags=(-std=c11 -O1 -g -Wall -Wextra -fno-omit-frame-pointer
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
         -D_POSIX_C_SOURCE=200809L -DCIK_BUILDING
-        -I"$src/include" -I"$src/tools" -I"$src/src")
+        -I"$src/include" -I"$src/support" -I"$src/src")
 if [ "${CROWDIK_WERROR:-OFF}" = ON ]; then cflags+=(-Werror); fi
 
 # The library, built as the fuzzer sees it: instrumented, sanitized.
@@ -79,7 +79,7 @@ compile() { # source, extra flags... (kernels: sanitizers named by $san; objects
     local s=$1; shift
     local o=$objdir/$(echo "$s" | tr '/.' '__').o
     if [ ! -f "$o" ] || [ "$src/$s" -nt "$o" ] || [ "$0" -nt "$o" ] ||
-       [ -n "$(find "$src/src" "$src/include" "$src/tools" -name '*.h' -newer "$o" -print -quit)" ]; then
+       [ -n "$(find "$src/src" "$src/include" "$src/support" -name '*.h' -newer "$o" -print -quit)" ]; then
         # -fsanitize=fuzzer on library code means coverage instrumentation only
         "$cc" "${cflags[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link,$san}" \
             "$@" -c "$src/$s" -o "$o"

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bvh.h"
 
+#include "scalar_math.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -463,25 +465,6 @@ int bvh_find_legs(const bvh_clip *c, bvh_leg legs[2], char *err, size_t err_size
     return -1;
 }
 
-static cik_quat qmul(cik_quat a, cik_quat b)
-{
-    cik_quat r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                  a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                  a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-    return r;
-}
-
-static cik_vec3 qrot(cik_quat q, cik_vec3 v)
-{
-    float tx = 2.0f * (q.y * v.z - q.z * v.y);
-    float ty = 2.0f * (q.z * v.x - q.x * v.z);
-    float tz = 2.0f * (q.x * v.y - q.y * v.x);
-    cik_vec3 r = {v.x + q.w * tx + (q.y * tz - q.z * ty), v.y + q.w * ty + (q.z * tx - q.x * tz),
-                  v.z + q.w * tz + (q.x * ty - q.y * tx)};
-    return r;
-}
-
 void bvh_pose(const bvh_clip *c, int frame, cik_vec3 *pos, cik_quat *rot, cik_vec3 *end)
 {
     if (frame < 0) frame = 0;
@@ -504,24 +487,24 @@ void bvh_pose(const bvh_clip *c, int frame, cik_vec3 *pos, cik_quat *rot, cik_ve
                 float s = (float)sin(h);
                 cik_quat r = {ch == BVH_XROT ? s : 0.0f, ch == BVH_YROT ? s : 0.0f,
                               ch == BVH_ZROT ? s : 0.0f, (float)cos(h)};
-                q = qmul(q, r);
+                q = quat_mul(q, r);
             }
         }
         if (j->parent < 0) {
             pos[i] = t;
             rot[i] = q;
         } else {
-            cik_vec3 o = qrot(rot[j->parent], t);
+            cik_vec3 o = quat_rotate(rot[j->parent], t);
             cik_vec3 pp = pos[j->parent];
             pos[i].x = pp.x + o.x;
             pos[i].y = pp.y + o.y;
             pos[i].z = pp.z + o.z;
-            rot[i] = qmul(rot[j->parent], q);
+            rot[i] = quat_mul(rot[j->parent], q);
         }
         if (end) {
             if (j->has_end) {
                 cik_vec3 e = {j->end_offset[0], j->end_offset[1], j->end_offset[2]};
-                cik_vec3 o = qrot(rot[i], e);
+                cik_vec3 o = quat_rotate(rot[i], e);
                 end[i].x = pos[i].x + o.x;
                 end[i].y = pos[i].y + o.y;
                 end[i].z = pos[i].z + o.z;

@@ -6,6 +6,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "workloads.h"
 
+#include "legs.h"
+#include "scalar_math.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,28 +34,9 @@ float wl_uniform(wl_rng *r, float lo, float hi)
     return lo + (hi - lo) * (float)(wl_next(r) >> 8) * (1.0f / 16777216.0f);
 }
 
-cik_quat wl_angle_axis(float angle, float x, float y, float z)
-{
-    float n = sqrtf(x * x + y * y + z * z);
-    float s = sinf(0.5f * angle) / n;
-    cik_quat q = {x * s, y * s, z * s, cosf(0.5f * angle)};
-    return q;
-}
+cik_quat wl_angle_axis(float angle, float x, float y, float z) { return quat_axis_angle(angle, x, y, z); }
 
-cik_quat wl_qmul(cik_quat a, cik_quat b)
-{
-    cik_quat r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                  a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                  a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-    return r;
-}
-
-static cik_vec3 vec(float x, float y, float z)
-{
-    cik_vec3 v = {x, y, z};
-    return v;
-}
+cik_quat wl_qmul(cik_quat a, cik_quat b) { return quat_mul(a, b); }
 
 static cik_vec3 random_dir(wl_rng *r)
 {
@@ -61,12 +45,10 @@ static cik_vec3 random_dir(wl_rng *r)
         float n = x * x + y * y + z * z;
         if (n > 1e-3f && n <= 1.0f) {
             n = sqrtf(n);
-            return vec(x / n, y / n, z / n);
+            return vec3(x / n, y / n, z / n);
         }
     }
 }
-
-static cik_vec3 scaled(cik_vec3 v, float s) { return vec(v.x * s, v.y * s, v.z * s); }
 
 /* A unit vector perpendicular to the unit vector a, random about it. */
 static cik_vec3 random_perp(wl_rng *r, cik_vec3 a)
@@ -74,9 +56,9 @@ static cik_vec3 random_perp(wl_rng *r, cik_vec3 a)
     for (;;) {
         cik_vec3 d = random_dir(r);
         float k = d.x * a.x + d.y * a.y + d.z * a.z;
-        cik_vec3 p = vec(d.x - k * a.x, d.y - k * a.y, d.z - k * a.z);
+        cik_vec3 p = vec3(d.x - k * a.x, d.y - k * a.y, d.z - k * a.z);
         float n = sqrtf(p.x * p.x + p.y * p.y + p.z * p.z);
-        if (n > 1e-2f) return scaled(p, 1.0f / n);
+        if (n > 1e-2f) return vec3_scale(p, 1.0f / n);
     }
 }
 
@@ -100,31 +82,6 @@ static cik_quat random_within(wl_rng *r, const cik_limit *l, float max_angle)
     }
 }
 
-static cik_limit limit_none(void)
-{
-    cik_limit l;
-    memset(&l, 0, sizeof l);
-    return l;
-}
-
-static cik_limit limit_hinge(cik_vec3 axis, float lo, float hi)
-{
-    cik_limit l = limit_none();
-    l.type = CIK_LIMIT_HINGE;
-    l.axis = axis;
-    l.min_angle = lo;
-    l.max_angle = hi;
-    return l;
-}
-
-static cik_limit limit_swing_twist(cik_vec3 axis, float lo, float hi, float swing)
-{
-    cik_limit l = limit_hinge(axis, lo, hi);
-    l.type = CIK_LIMIT_SWING_TWIST;
-    l.swing_max = swing;
-    return l;
-}
-
 static void set_target_from_pose(cik_chain *c, const cik_quat *pose)
 {
     cik_chain t = *c;
@@ -141,17 +98,17 @@ static void legs(wl_rng *r, int limits, cik_chain *c)
      * arguments (and of an initializer list) unspecified, and gcc and clang
      * differ, so draws inside one call would make compiler-dependent chains. */
     float rx = wl_uniform(r, -50, 50), rz = wl_uniform(r, -50, 50);
-    c->root_position = vec(rx, 0.95f * s, rz);
+    c->root_position = vec3(rx, 0.95f * s, rz);
     c->root_rotation = wl_angle_axis(wl_uniform(r, -3.14159f, 3.14159f), 0, 1, 0);
-    c->offset[0] = vec(side * s, -0.05f * s, 0.0f);
-    c->offset[1] = vec(0.0f, -0.45f * s, 0.0f);
-    c->offset[2] = vec(0.0f, -0.42f * s, 0.0f);
-    c->effector = vec(0.0f, -0.06f * s, 0.14f * s);
+    c->offset[0] = vec3(side * s, -0.05f * s, 0.0f);
+    c->offset[1] = vec3(0.0f, -0.45f * s, 0.0f);
+    c->offset[2] = vec3(0.0f, -0.42f * s, 0.0f);
+    c->effector = vec3(0.0f, -0.06f * s, 0.14f * s);
     if (limits) {
         /* +X hinge: positive angles swing the shin backwards (a real knee) */
-        c->limit[0] = limit_swing_twist(vec(0, -1, 0), -0.6f, 0.6f, 1.5f);
-        c->limit[1] = limit_hinge(vec(1, 0, 0), 0.0f, 2.6f);
-        c->limit[2] = limit_swing_twist(vec(0, -1, 0), -0.35f, 0.35f, 0.7f);
+        c->limit[0] = limit_swing_twist(vec3(0, -1, 0), -0.6f, 0.6f, 1.5f);
+        c->limit[1] = limit_hinge(vec3(1, 0, 0), 0.0f, 2.6f);
+        c->limit[2] = limit_swing_twist(vec3(0, -1, 0), -0.35f, 0.35f, 0.7f);
     }
     /* animated pose: hip flexion and abduction, knee flexion, ankle pitch */
     float hf = wl_uniform(r, -0.6f, 0.4f), ha = wl_uniform(r, -0.15f, 0.15f);
@@ -177,17 +134,17 @@ static void bendy(wl_rng *r, int n, cik_vec3 dir, float bone, float bend, cik_ch
 {
     c->joint_count = n;
     float rx = wl_uniform(r, -50, 50), rz = wl_uniform(r, -50, 50);
-    c->root_position = vec(rx, 1.0f, rz);
+    c->root_position = vec3(rx, 1.0f, rz);
     c->root_rotation = wl_angle_axis(wl_uniform(r, -3.14159f, 3.14159f), 0, 1, 0);
     cik_quat pose[CIK_MAX_JOINTS];
     for (int j = 0; j < n; ++j) {
-        c->offset[j] = j == 0 ? vec(0, 0, 0) : scaled(dir, bone);
+        c->offset[j] = j == 0 ? vec3(0, 0, 0) : vec3_scale(dir, bone);
         c->limit[j] = limit_swing_twist(dir, -0.3f, 0.3f, 2.5f * bend);
         cik_vec3 p1 = random_perp(r, dir), p2 = random_perp(r, dir);
         c->rotation[j] = wl_angle_axis(wl_uniform(r, 0, bend), p1.x, p1.y, p1.z);
         pose[j] = wl_qmul(wl_angle_axis(wl_uniform(r, 0, bend), p2.x, p2.y, p2.z), c->rotation[j]);
     }
-    c->effector = scaled(dir, bone);
+    c->effector = vec3_scale(dir, bone);
     set_target_from_pose(c, pose);
 }
 
@@ -195,13 +152,13 @@ static void random_chain(wl_rng *r, int n, int limits, cik_chain *c)
 {
     c->joint_count = n;
     cik_vec3 rd = random_dir(r);
-    c->root_position = scaled(rd, wl_uniform(r, 0, 3));
+    c->root_position = vec3_scale(rd, wl_uniform(r, 0, 3));
     cik_vec3 d = random_dir(r);
     c->root_rotation = wl_angle_axis(wl_uniform(r, 0, 3.14159f), d.x, d.y, d.z);
     cik_quat pose[CIK_MAX_JOINTS];
     for (int j = 0; j < n; ++j) {
         cik_vec3 od = random_dir(r);
-        c->offset[j] = scaled(od, j == 0 ? wl_uniform(r, 0, 0.3f) : wl_uniform(r, 0.2f, 1.0f));
+        c->offset[j] = vec3_scale(od, j == 0 ? wl_uniform(r, 0, 0.3f) : wl_uniform(r, 0.2f, 1.0f));
         int type = limits ? (int)(wl_next(r) % 3) : 0;
         cik_vec3 axis = random_dir(r);
         if (type == 1) {
@@ -218,7 +175,7 @@ static void random_chain(wl_rng *r, int n, int limits, cik_chain *c)
         pose[j] = random_within(r, &c->limit[j], 1.2f);
     }
     cik_vec3 ed = random_dir(r);
-    c->effector = scaled(ed, wl_uniform(r, 0.2f, 1.0f));
+    c->effector = vec3_scale(ed, wl_uniform(r, 0.2f, 1.0f));
     set_target_from_pose(c, pose);
 }
 
@@ -239,14 +196,14 @@ static void hard_chain(wl_rng *r, int n, cik_chain *c)
     cik_vec3 p[CIK_MAX_JOINTS];
     switch (wl_next(r) % 8) {
     case 0: /* a zero-length bone */
-        if (n > 1) c->offset[1 + wl_next(r) % (unsigned)(n - 1)] = vec(0, 0, 0);
+        if (n > 1) c->offset[1 + wl_next(r) % (unsigned)(n - 1)] = vec3(0, 0, 0);
         break;
     case 1:
     case 2: { /* unreachable: far along a random direction */
         cik_chain_forward(c, p, NULL);
         cik_vec3 d = random_dir(r);
         float k = chain_reach(c) * wl_uniform(r, 1.1f, 2.0f);
-        c->target = vec(p[0].x + d.x * k, p[0].y + d.y * k, p[0].z + d.z * k);
+        c->target = vec3(p[0].x + d.x * k, p[0].y + d.y * k, p[0].z + d.z * k);
         break;
     }
     case 3:
@@ -255,17 +212,17 @@ static void hard_chain(wl_rng *r, int n, cik_chain *c)
         float len = 0.0f;
         for (int j = 0; j < n; ++j) {
             float b = j == 0 ? 0.0f : wl_uniform(r, 0.3f, 1.0f);
-            c->offset[j] = vec(b, 0, 0);
+            c->offset[j] = vec3(b, 0, 0);
             c->rotation[j] = wl_angle_axis(0, 1, 0, 0);
             len += b;
         }
-        c->effector = vec(wl_uniform(r, 0.3f, 1.0f), 0, 0);
+        c->effector = vec3(wl_uniform(r, 0.3f, 1.0f), 0, 0);
         len += c->effector.x;
         c->root_rotation = wl_angle_axis(0, 1, 0, 0); /* the chain points along world +X */
         cik_chain_forward(c, p, NULL);
         float u = wl_uniform(r, 0.3f, 0.8f);
         float k = len * u * (wl_next(r) % 2 ? -1.0f : 1.0f);
-        c->target = vec(p[0].x + k, p[0].y, p[0].z);
+        c->target = vec3(p[0].x + k, p[0].y, p[0].z);
         for (int j = 0; j < n; ++j) c->limit[j] = limit_none();
         break;
     }
@@ -295,8 +252,8 @@ void wl_chain(wl_kind kind, uint64_t seed, int index, int joint_count, cik_chain
     switch (kind) {
     case WL_LEGS: legs(&r, 1, c); break;
     case WL_LEGS_NO_LIMITS: legs(&r, 0, c); break;
-    case WL_SPINE: bendy(&r, 5, vec(0, 1, 0), 0.1f, 0.15f, c); break;
-    case WL_TAIL: bendy(&r, 12, vec(0, 0, -1), 0.08f, 0.2f, c); break;
+    case WL_SPINE: bendy(&r, 5, vec3(0, 1, 0), 0.1f, 0.15f, c); break;
+    case WL_TAIL: bendy(&r, 12, vec3(0, 0, -1), 0.08f, 0.2f, c); break;
     case WL_RANDOM: random_chain(&r, joint_count, 1, c); break;
     case WL_RANDOM_NO_LIMITS: random_chain(&r, joint_count, 0, c); break;
     case WL_RANDOM_HARD: hard_chain(&r, joint_count, c); break;
