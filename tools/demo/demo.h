@@ -97,11 +97,13 @@ typedef struct character {
 } character;
 
 /* Per drawn frame and pictured character: pelvis, both legs' hip, knee,
- * ankle, heel, toe, as animated and as solved; each foot's IK weight. */
+ * ankle, heel, toe, as animated and as solved; per foot the stance it is
+ * planted in (counted from 1 along the run; 0 in swing), so that the
+ * picture draws a planted foot once and not once per pose. */
 typedef struct record {
     cik_vec3 anim[2][5], solved[2][5];
     cik_vec3 pelvis, pelvis_solved;
-    float weight[2];
+    int stance[2];
 } record;
 
 enum { ST_ANIM, ST_PROBE, ST_GROUND, ST_PLACE, ST_SOLVE, ST_ALIGN, ST_TOTAL, ST_COUNT };
@@ -137,6 +139,8 @@ struct demo_scene {
     cik_foot_crowd *crowd;
     int draw_frames;
     record *rec; /* draw_frames x PANELS */
+    int stances[PANELS][2]; /* stances begun so far per pictured foot */
+    int planted[PANELS][2]; /* whether that foot is in stance (weight 1) now */
     demo_frame_hook hook;
     void *hook_user;
 };

@@ -172,36 +172,57 @@ static int write_png(const char *path, const unsigned char *rgb, int w, int h, c
 static const char *panel_titles[PANELS] = {"a 10 cm step up", "up a 15-degree slope", "over the ridge top and down",
                                            "a 10 cm step down"};
 
-/* A panel's frame: where its character starts, the way it walks, and the
- * heights (metres) of the panel's top and bottom edges. */
+/* A panel's frame: where its character starts, the way it walks, the
+ * distance along the walk at its left edge and its scale (a run or a leap
+ * goes farther in the same time than the walk: the panel zooms out to keep
+ * every pose in it), and the heights (metres) of its top and bottom edges. */
 typedef struct panel {
     cik_vec3 start, dir;
-    float top, bottom;
+    float d_lo, px, top, bottom;
 } panel;
+
+static float along(const panel *p, cik_vec3 q) { return vec3_dot(vec3_sub(q, p->start), p->dir); }
+/* Distance along the walk of ground sample i of 240 across the panel. */
+static float sample_at(const panel *p, int i) { return p->d_lo + (float)i * ((PICTURE_W - 60.0f) / p->px) / 240.0f; }
 
 static panel panel_of(const demo_scene *sc, int c)
 {
     panel p;
     p.start = vec3(sc->ch[c].x0, 0, sc->ch[c].z0);
     p.dir = quat_rotate(quat_axis_angle(sc->ch[c].heading, 0, 1, 0), vec3(0, 0, 1));
-    float lo = 1e9f, hi = -1e9f;
+    p.d_lo = -0.8f;
+    p.px = PX_PER_M;
+    /* every drawn point, with half a metre to spare ahead */
+    float hi = -1e9f, ahead = -1e9f;
+    for (int k = 0; k < sc->draw_frames; ++k) {
+        const record *r = &sc->rec[(size_t)k * PANELS + (size_t)c];
+        hi = fmaxf(hi, r->pelvis.y);
+        for (int side = 0; side < 2; ++side)
+            for (int j = 0; j < 5; ++j) {
+                hi = fmaxf(hi, fmaxf(r->anim[side][j].y, r->solved[side][j].y) - 0.1f);
+                ahead = fmaxf(ahead, fmaxf(along(&p, r->anim[side][j]), along(&p, r->solved[side][j])) + 0.5f);
+            }
+    }
+    if (ahead > sample_at(&p, 240)) p.px = (PICTURE_W - 60.0f) / (ahead - p.d_lo);
+    float lo = 1e9f;
     for (int i = 0; i <= 240; ++i) {
-        cik_vec3 q = vec3_add(p.start, vec3_scale(p.dir, -0.8f + (float)i * ((PICTURE_W - 60.0f) / PX_PER_M) / 240.0f));
+        cik_vec3 q = vec3_add(p.start, vec3_scale(p.dir, sample_at(&p, i)));
         lo = fminf(lo, terrain(q.x, q.z));
     }
-    for (int k = 0; k < sc->draw_frames; ++k) hi = fmaxf(hi, sc->rec[(size_t)k * PANELS + (size_t)c].pelvis.y);
     p.top = hi + 0.25f;
     p.bottom = lo - 0.15f;
     return p;
 }
 
 /* Side-on: forward to the right, up up; oy the panel's top in pixels. */
-static float screen_x(const panel *p, cik_vec3 q) { return 40.0f + PX_PER_M * (vec3_dot(vec3_sub(q, p->start), p->dir) + 0.8f); }
-static float screen_y(const panel *p, float oy, cik_vec3 q) { return oy + 30.0f + PX_PER_M * (p->top - q.y); }
+static float screen_x(const panel *p, cik_vec3 q) { return 40.0f + p->px * (along(p, q) - p->d_lo); }
+static float screen_y(const panel *p, float oy, cik_vec3 q) { return oy + 30.0f + p->px * (p->top - q.y); }
 
 /* One record's legs: animated dashed grey, solved solid (blue left, red
- * right), the solved pelvis a dot. */
-static void draw_record(canvas *cv, const panel *p, float oy, const record *r)
+ * right), the solved pelvis a dot. A foot whose stance an earlier pose
+ * already drew (foot[side] == 0) ends at the ankle: the same footprint drawn
+ * again, rolled onto its toe, would cross the first as a bow-tie. */
+static void draw_record(canvas *cv, const panel *p, float oy, const record *r, const int foot[2])
 {
     for (int which = 0; which < 2; ++which) {
         for (int side = 1; side >= 0; --side) {
@@ -209,15 +230,16 @@ static void draw_record(canvas *cv, const panel *p, float oy, const record *r)
             cik_vec3 pel = which ? r->pelvis_solved : r->pelvis;
             /* pelvis, hip, knee, ankle, heel, toe, back to the ankle */
             const cik_vec3 *pts[7] = {&pel, &o[0], &o[1], &o[2], &o[3], &o[4], &o[2]};
+            int n = foot[side] ? 7 : 4;
             float xy[14];
-            for (int i = 0; i < 7; ++i) {
+            for (int i = 0; i < n; ++i) {
                 xy[2 * i] = screen_x(p, *pts[i]);
                 xy[2 * i + 1] = screen_y(p, oy, *pts[i]);
             }
             if (which)
-                cv_polyline(cv, xy, 7, side ? 0xd03020u : 0x2050d0u, 1.8f, 0);
+                cv_polyline(cv, xy, n, side ? 0xd03020u : 0x2050d0u, 1.8f, 0);
             else
-                cv_polyline(cv, xy, 7, 0xa0a0a0u, 1.0f, 1);
+                cv_polyline(cv, xy, n, 0xa0a0a0u, 1.0f, 1);
         }
         if (which) cv_disc(cv, screen_x(p, r->pelvis_solved), screen_y(p, oy, r->pelvis_solved), 3.0f, 0x000000u);
     }
@@ -227,15 +249,14 @@ static void draw_record(canvas *cv, const panel *p, float oy, const record *r)
  * records. Returns the panel's bottom row. */
 static float draw_panel(canvas *cv, const demo_scene *sc, int c, const panel *p, float oy)
 {
-    float panel_bottom = oy + 30.0f + (p->top - p->bottom) * PX_PER_M;
+    float panel_bottom = oy + 30.0f + (p->top - p->bottom) * p->px;
     char line[256];
-    snprintf(line, sizeof line, "character %d: %s", c,
-             sc->opt->bvh_path ? "the mocap clip on the procedural terrain" : panel_titles[c]);
+    snprintf(line, sizeof line, "character %d: %s%s", c, panel_titles[c],
+             sc->opt->bvh_path ? " (the mocap clip on the procedural terrain)" : "");
     cv_text(cv, 10, oy + 18, 14, line);
     float ground[2 * 243];
     for (int i = 0; i <= 240; ++i) {
-        float d = -0.8f + (float)i * ((PICTURE_W - 60.0f) / PX_PER_M) / 240.0f;
-        cik_vec3 q = vec3_add(p->start, vec3_scale(p->dir, d));
+        cik_vec3 q = vec3_add(p->start, vec3_scale(p->dir, sample_at(p, i)));
         q.y = terrain(q.x, q.z);
         ground[2 * i] = screen_x(p, q);
         ground[2 * i + 1] = screen_y(p, oy, q);
@@ -245,7 +266,16 @@ static float draw_panel(canvas *cv, const demo_scene *sc, int c, const panel *p,
     ground[484] = 40.0f;
     ground[485] = panel_bottom;
     cv_polygon(cv, ground, 243, 0xece4d4u, 0x806040u, 1.5f);
-    for (int k = 0; k < sc->draw_frames; k += POSE_STEP) draw_record(cv, p, oy, &sc->rec[(size_t)k * PANELS + (size_t)c]);
+    int drawn[2] = {0, 0}; /* the last stance whose foot is drawn, per side */
+    for (int k = 0; k < sc->draw_frames; k += POSE_STEP) {
+        const record *r = &sc->rec[(size_t)k * PANELS + (size_t)c];
+        int foot[2];
+        for (int side = 0; side < 2; ++side) {
+            foot[side] = r->stance[side] == 0 || r->stance[side] != drawn[side];
+            if (r->stance[side]) drawn[side] = r->stance[side];
+        }
+        draw_record(cv, p, oy, r, foot);
+    }
     return panel_bottom;
 }
 
@@ -256,7 +286,7 @@ int draw_picture(const demo_scene *sc, const char *path, int png, char *err, siz
     float height_total = 40.0f;
     for (int c = 0; c < panels; ++c) {
         pn[c] = panel_of(sc, c);
-        height_total += (pn[c].top - pn[c].bottom) * PX_PER_M + 40.0f; /* title 30, gap 10 */
+        height_total += (pn[c].top - pn[c].bottom) * pn[c].px + 40.0f; /* title 30, gap 10 */
     }
     canvas cv = {NULL, NULL, (int)PICTURE_W, (int)ceilf(height_total)};
     if (!png) {

@@ -268,6 +268,18 @@ static void measure(const demo_scene *sc, const cik_foot_streams *s, int fr, dem
     }
 }
 
+/* Counts the pictured feet's stances every frame (a stance: weight 1), so
+ * that two records of one stance are known to be one footprint. */
+static void track_stances(demo_scene *sc, const cik_foot_streams *s)
+{
+    for (int c = 0; c < PANELS && c < sc->characters; ++c)
+        for (int side = 0; side < 2; ++side) {
+            int planted = s->weight[2 * c + side] >= 0.999f;
+            if (planted && !sc->planted[c][side]) sc->stances[c][side]++;
+            sc->planted[c][side] = planted;
+        }
+}
+
 /* The picture's record of frame `fr`: the pictured characters' legs, as
  * animated and as solved, by forward kinematics from the streams. */
 static void record_frame(demo_scene *sc, const cik_foot_streams *s, int fr)
@@ -282,7 +294,7 @@ static void record_frame(demo_scene *sc, const cik_foot_streams *s, int fr)
         for (int side = 0; side < 2; ++side) {
             int f = 2 * c + side;
             const cik_foot_leg *leg = &rg->leg[side];
-            r->weight[side] = s->weight[f];
+            r->stance[side] = sc->planted[c][side] ? sc->stances[c][side] : 0;
             for (int which = 0; which < 2; ++which) {
                 cik_vec3 base = which ? r->pelvis_solved : pp;
                 cik_quat q[3];
@@ -344,6 +356,7 @@ int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz)
         for (int k = 0; k < 5; ++k) st->times[ST_PROBE + k][fr] = (float)(t[k + 1] - t[k]);
         st->times[ST_TOTAL][fr] = (float)(t[5] - t[0]);
         measure(sc, &s, fr, st);
+        track_stances(sc, &s);
         if (fr % DRAW_EVERY == 0) record_frame(sc, &s, fr);
         if (sc->hook && sc->hook(sc->hook_user, sc, fr, &s)) {
             snprintf(err, errsz, "frame %d: the frame hook failed", fr);
