@@ -71,3 +71,11 @@ if(Python3_Interpreter_FOUND)
   crowdik_bad_input(bench_report_not_json "garbage[.]bvh is not JSON" ${report} @WORK@/garbage.bvh)
   crowdik_bad_input(bench_report_chains_word "invalid int value: 'abc'" ${report} --chains abc @WORK@/x.json)
 endif()
+
+# Legal BVH variants (channel order, hex floats, root rotation first) pass
+# validation like the clip they come from (skipped when the clip is absent).
+add_test(NAME tool_validate_bvh_variants
+         COMMAND ${CMAKE_COMMAND} -DVALIDATE=$<TARGET_FILE:crowdik_validate>
+                 -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/bvh_variants
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bvh_variants.cmake)
+set_tests_properties(tool_validate_bvh_variants PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
