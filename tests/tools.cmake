@@ -1,7 +1,10 @@
 # Bad input for the command-line tools: each case runs a tool on a missing,
 # unreadable or malformed file, or on bad option values, through
-# tests/tools/bad_input.cmake, which wants a non-zero exit (no crash, no
-# sanitizer report, no traceback) and a message on stderr matching the regex.
+# tests/tools/bad_input.cmake, which wants the exit status every crowdik
+# tool gives that input (2: a bad option or a file that cannot be read or
+# used; 3: cannot run, such as an output that cannot be written), no crash,
+# no sanitizer report, no traceback, and a message on stderr matching the
+# regex.
 #
 #   ctest --test-dir <build> -R tool_bad --output-on-failure
 #
@@ -11,65 +14,67 @@ if(NOT CROWDIK_BUILD_TOOLS OR CMAKE_CROSSCOMPILING OR NOT TARGET crowdik_demo)
   return()
 endif()
 
-function(crowdik_bad_input name expect)
+function(crowdik_bad_input name code expect)
   set(work ${CMAKE_CURRENT_BINARY_DIR}/bad_input/${name})
   string(REPLACE ";" "|" command "${ARGN}")
   add_test(NAME tool_bad_${name}
-           COMMAND ${CMAKE_COMMAND} "-DTOOL_COMMAND=${command}" "-DEXPECT=${expect}" "-DWORK=${work}"
-                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bad_input.cmake)
+           COMMAND ${CMAKE_COMMAND} "-DTOOL_COMMAND=${command}" "-DEXPECT=${expect}" "-DEXIT_CODE=${code}"
+                   "-DWORK=${work}" -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bad_input.cmake)
   set_tests_properties(tool_bad_${name} PROPERTIES TIMEOUT 180 SKIP_REGULAR_EXPRESSION "SKIPPED:")
 endfunction()
 
 set(validate $<TARGET_FILE:crowdik_validate>)
-crowdik_bad_input(validate_chains_word "--chains needs an integer" ${validate} --chains abc)
-crowdik_bad_input(validate_chains_negative "--chains needs an integer" ${validate} --chains -5)
-crowdik_bad_input(validate_chains_huge "--chains needs an integer" ${validate} --chains 99999999999999999999)
-crowdik_bad_input(validate_threads_float "--threads needs an integer" ${validate} --threads 1e9)
-crowdik_bad_input(validate_threads_empty "--threads needs an integer" ${validate} --threads <empty>)
-crowdik_bad_input(validate_seed_missing "--seed needs an integer" ${validate} --seed)
-crowdik_bad_input(validate_frames_unknown "unknown option '--frames'" ${validate} --frames -5)
-crowdik_bad_input(validate_stray_argument "unknown option 'extra'" ${validate} extra)
+crowdik_bad_input(validate_chains_word 2 "--chains needs an integer" ${validate} --chains abc)
+crowdik_bad_input(validate_chains_negative 2 "--chains needs an integer" ${validate} --chains -5)
+crowdik_bad_input(validate_chains_huge 2 "--chains needs an integer" ${validate} --chains 99999999999999999999)
+crowdik_bad_input(validate_threads_float 2 "--threads needs an integer" ${validate} --threads 1e9)
+crowdik_bad_input(validate_threads_empty 2 "--threads needs an integer" ${validate} --threads <empty>)
+crowdik_bad_input(validate_seed_missing 2 "--seed needs an integer" ${validate} --seed)
+crowdik_bad_input(validate_frames_unknown 2 "unknown option '--frames'" ${validate} --frames -5)
+crowdik_bad_input(validate_stray_argument 2 "unknown option 'extra'" ${validate} extra)
 
 set(stats $<TARGET_FILE:crowdik_stats>)
-crowdik_bad_input(stats_word "CHAINS must be an integer" ${stats} abc)
-crowdik_bad_input(stats_negative "CHAINS must be an integer" ${stats} -5)
-crowdik_bad_input(stats_float "CHAINS must be an integer" ${stats} 1e9)
-crowdik_bad_input(stats_empty "CHAINS must be an integer" ${stats} <empty>)
-crowdik_bad_input(stats_unknown_option "unknown option '--chars'" ${stats} --chars)
-crowdik_bad_input(stats_two_arguments "one argument at most" ${stats} 10 --threads)
+crowdik_bad_input(stats_word 2 "CHAINS must be an integer" ${stats} abc)
+crowdik_bad_input(stats_negative 2 "CHAINS must be an integer" ${stats} -5)
+crowdik_bad_input(stats_float 2 "CHAINS must be an integer" ${stats} 1e9)
+crowdik_bad_input(stats_empty 2 "CHAINS must be an integer" ${stats} <empty>)
+crowdik_bad_input(stats_unknown_option 2 "unknown option '--chars'" ${stats} --chars)
+crowdik_bad_input(stats_two_arguments 2 "one argument at most" ${stats} 10 20)
+crowdik_bad_input(stats_threads_missing 2 "--threads needs an integer" ${stats} 10 --threads)
+crowdik_bad_input(stats_threads_word 2 "--threads needs an integer" ${stats} --threads abc)
 
 set(demo $<TARGET_FILE:crowdik_demo>)
 set(small --characters|2|--frames|2|--quiet|--out|@WORK@/demo.svg)
-crowdik_bad_input(demo_unknown_option "unknown option '--chars'" ${demo} --chars abc)
-crowdik_bad_input(demo_frames_negative "bad value '-5' for --frames" ${demo} --frames -5)
-crowdik_bad_input(demo_frames_empty "bad value '' for --frames" ${demo} --frames <empty>)
-crowdik_bad_input(demo_threads_float "bad value '1e9' for --threads" ${demo} --threads 1e9)
-crowdik_bad_input(demo_characters_word "bad value 'abc' for --characters" ${demo} --characters abc)
-crowdik_bad_input(demo_characters_zero "bad value '0' for --characters" ${demo} --characters 0)
-crowdik_bad_input(demo_seed_missing "--seed needs a value" ${demo} --seed)
-crowdik_bad_input(demo_backend_unknown "bad value 'fast' for --backend" ${demo} --backend fast)
-crowdik_bad_input(demo_bvh_scale_nan "bad value 'nan' for --bvh-scale" ${demo} --bvh-scale nan)
-crowdik_bad_input(demo_start_unknown "bad value 'sideways' for --start" ${demo} --start sideways)
-crowdik_bad_input(demo_legs_without_bvh "--legs needs --bvh" ${demo} --legs a,b,c:d,e,f)
-crowdik_bad_input(demo_bvh_missing "missing[.]bvh: No such file" ${demo} ${small} --bvh @WORK@/missing.bvh)
-crowdik_bad_input(demo_bvh_directory "adir: (cannot read|Is a directory)" ${demo} ${small} --bvh @WORK@/adir)
-crowdik_bad_input(demo_bvh_unreadable "unreadable[.]bvh: Permission denied" ${demo} ${small}
+crowdik_bad_input(demo_unknown_option 2 "unknown option '--chars'" ${demo} --chars abc)
+crowdik_bad_input(demo_frames_negative 2 "bad value '-5' for --frames" ${demo} --frames -5)
+crowdik_bad_input(demo_frames_empty 2 "bad value '' for --frames" ${demo} --frames <empty>)
+crowdik_bad_input(demo_threads_float 2 "bad value '1e9' for --threads" ${demo} --threads 1e9)
+crowdik_bad_input(demo_characters_word 2 "bad value 'abc' for --characters" ${demo} --characters abc)
+crowdik_bad_input(demo_characters_zero 2 "bad value '0' for --characters" ${demo} --characters 0)
+crowdik_bad_input(demo_seed_missing 2 "--seed needs a value" ${demo} --seed)
+crowdik_bad_input(demo_backend_unknown 2 "bad value 'fast' for --backend" ${demo} --backend fast)
+crowdik_bad_input(demo_bvh_scale_nan 2 "bad value 'nan' for --bvh-scale" ${demo} --bvh-scale nan)
+crowdik_bad_input(demo_start_unknown 2 "bad value 'sideways' for --start" ${demo} --start sideways)
+crowdik_bad_input(demo_legs_without_bvh 2 "--legs needs --bvh" ${demo} --legs a,b,c:d,e,f)
+crowdik_bad_input(demo_bvh_missing 2 "missing[.]bvh: No such file" ${demo} ${small} --bvh @WORK@/missing.bvh)
+crowdik_bad_input(demo_bvh_directory 2 "adir: (cannot read|Is a directory)" ${demo} ${small} --bvh @WORK@/adir)
+crowdik_bad_input(demo_bvh_unreadable 2 "unreadable[.]bvh: Permission denied" ${demo} ${small}
                   --bvh @WORK@/unreadable.bvh)
-crowdik_bad_input(demo_bvh_garbage "garbage[.]bvh: line 1: expected 'HIERARCHY'" ${demo} ${small}
+crowdik_bad_input(demo_bvh_garbage 2 "garbage[.]bvh: line 1: expected 'HIERARCHY'" ${demo} ${small}
                   --bvh @WORK@/garbage.bvh)
-crowdik_bad_input(demo_bvh_empty "empty[.]bvh: line 1:" ${demo} ${small} --bvh @WORK@/empty.bvh)
-crowdik_bad_input(demo_out_directory "cannot write .*adir: Is a directory" ${demo} --characters 2 --frames 2
+crowdik_bad_input(demo_bvh_empty 2 "empty[.]bvh: line 1:" ${demo} ${small} --bvh @WORK@/empty.bvh)
+crowdik_bad_input(demo_out_directory 3 "cannot write .*adir: Is a directory" ${demo} --characters 2 --frames 2
                   --quiet --out @WORK@/adir)
-crowdik_bad_input(demo_out_missing_folder "cannot write .*No such file" ${demo} --characters 2 --frames 2
+crowdik_bad_input(demo_out_missing_folder 3 "cannot write .*No such file" ${demo} --characters 2 --frames 2
                   --quiet --out @WORK@/no/such/folder/demo.svg)
 
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   set(report ${Python3_EXECUTABLE}|${PROJECT_SOURCE_DIR}/tools/bench_report.py)
-  crowdik_bad_input(bench_report_missing "cannot read .*missing[.]json: No such file" ${report} @WORK@/missing.json)
-  crowdik_bad_input(bench_report_directory "cannot read .*adir: Is a directory" ${report} @WORK@/adir)
-  crowdik_bad_input(bench_report_not_json "garbage[.]bvh is not JSON" ${report} @WORK@/garbage.bvh)
-  crowdik_bad_input(bench_report_chains_word "invalid int value: 'abc'" ${report} --chains abc @WORK@/x.json)
+  crowdik_bad_input(bench_report_missing 2 "cannot read .*missing[.]json: No such file" ${report} @WORK@/missing.json)
+  crowdik_bad_input(bench_report_directory 2 "cannot read .*adir: Is a directory" ${report} @WORK@/adir)
+  crowdik_bad_input(bench_report_not_json 2 "garbage[.]bvh is not JSON" ${report} @WORK@/garbage.bvh)
+  crowdik_bad_input(bench_report_chains_word 2 "invalid int value: 'abc'" ${report} --chains abc @WORK@/x.json)
 endif()
 
 # Legal BVH variants (channel order, hex floats, root rotation first) pass

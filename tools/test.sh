@@ -27,8 +27,10 @@ if ((${#missing[@]})); then
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
     else
-        echo "crowdik: the tests need Debian packages that are missing. Run:" >&2
-        echo "  sudo apt-get install -y ${missing[*]}" >&2
+        # One line to install them; then run tools/test.sh again (as root it
+        # installs them itself, so a fresh container needs no sudo).
+        echo "crowdik: the tests need Debian packages that are missing. Install them, then run tools/test.sh again:" >&2
+        echo "  sudo sh -c 'apt-get update && apt-get install -y ${missing[*]}'" >&2
         exit 1
     fi
 fi

@@ -44,7 +44,7 @@ typedef struct agreement {
 static void die(const char *what, cik_status st)
 {
     fprintf(stderr, "crowdik_validate: %s: %s\n", what, cik_status_string(st));
-    exit(2);
+    exit(3); /* cannot run: the same code in every crowdik tool */
 }
 
 /* A row of clip chains (clip_fill): built into each batch as it is made,
@@ -456,9 +456,7 @@ static void usage(void)
 {
     printf("usage: crowdik_validate [options]\n"
            "Checks every backend this CPU runs against the reference solver and\n"
-           "prints agreement and throughput tables. Exit status 1 when a backend\n"
-           "breaks the agreement rule, 2 on bad usage or a bad clip, 77 when the\n"
-           "--bvh file does not exist.\n\n"
+           "prints agreement and throughput tables.\n\n"
            "  --chains N     chains per workload (default 4000)\n"
            "  --seed N       generator seed (default 1)\n"
            "  --bvh FILE     legs from a BVH clip instead of generated chains: both\n"
@@ -470,7 +468,28 @@ static void usage(void)
            "  --no-bench     skip the throughput table\n"
            "  --quality      the convergence and pose quality report instead\n"
            "                 (--quality --help for its options)\n"
-           "  --help         this text\n");
+           "  --help         this text\n"
+           "\n"
+           "Agreement table columns (one row per workload; --quick prints these only):\n"
+           "  J          joints per chain\n"
+           "  chains     chains solved by the reference and by the backend\n"
+           "  dev 1pass  largest effector deviation from the reference after one pass,\n"
+           "             relative to the chain's scale (docs/solver.md)\n"
+           "  >1e-5      chains whose one-pass deviation exceeds 1e-5\n"
+           "  same %%     chains with the reference's converged flag and pass count\n"
+           "             after a full solve (10 passes)\n"
+           "  within 1   the other chains whose pass count is off by one\n"
+           "  conv ref   percent of chains the reference converges\n"
+           "  conv k     percent of chains the backend converges\n"
+           "  skip!=     chains one side skipped and the other did not (must be 0)\n"
+           "  verdict    ok, FAIL (the agreement rule is broken: at most 0.1 percent\n"
+           "             beyond 1e-5 and off the reference's passes, as a binomial\n"
+           "             test per row), or 'differs (not ruled)' for the hard cases\n"
+           "\n"
+           "Exit status: 0 every backend agrees, 1 a backend breaks the agreement rule,\n"
+           "2 a bad option or a clip that cannot be read or used, 3 cannot run (out\n"
+           "of memory, a solver refusal), 77 the --bvh file does not exist (skipped).\n"
+           "The same codes in every crowdik tool.\n");
 }
 
 static int parse_int(const char *opt, const char *s, int lo, int hi)

@@ -2,7 +2,11 @@
 # cleanly: a non-zero exit status (not a signal, not a sanitizer report), and
 # a message on stderr that matches EXPECT. Called by tests/tools.cmake:
 #
-#   cmake -DTOOL_COMMAND=prog|arg|... -DEXPECT=regex -DWORK=dir -P bad_input.cmake
+#   cmake -DTOOL_COMMAND=prog|arg|... -DEXPECT=regex -DEXIT_CODE=n -DWORK=dir -P bad_input.cmake
+#
+# EXIT_CODE is the status every crowdik tool gives that kind of input (see
+# each tool's --help): 2 for a bad option or a file that cannot be read or
+# used, 3 when it cannot run (an output that cannot be written).
 #
 # TOOL_COMMAND separates arguments with '|'; '<empty>' stands for an empty
 # argument and '@WORK@' for WORK, a scratch folder holding the bad files:
@@ -12,7 +16,7 @@
 #   unreadable.bvh  a file without read permission (root reads it anyway:
 #                   then a test that needs it reports SKIPPED)
 cmake_minimum_required(VERSION 3.16)
-foreach(v TOOL_COMMAND EXPECT WORK)
+foreach(v TOOL_COMMAND EXPECT EXIT_CODE WORK)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "bad_input.cmake: -D${v}=... is missing")
   endif()
@@ -58,6 +62,9 @@ if(rc EQUAL 0)
 endif()
 if(rc GREATER 125)
   message(FATAL_ERROR "exit status ${rc}: a signal or a shell failure, not a refusal")
+endif()
+if(NOT rc EQUAL EXIT_CODE)
+  message(FATAL_ERROR "exit status ${rc}, not ${EXIT_CODE} (the status every crowdik tool gives this input)")
 endif()
 if(err MATCHES "Sanitizer|runtime error|Traceback|Segmentation|core dumped")
   message(FATAL_ERROR "the tool crashed or reported a sanitizer error")

@@ -145,7 +145,11 @@ struct demo_scene {
     void *hook_user;
 };
 
-/* Builds the crowd, its rigs and its ground: 0, or -1 with a message. */
+/* Exit statuses, the same in every crowdik tool (each --help says them). */
+enum { EXIT_CHECK_FAILED = 1, EXIT_USAGE = 2, EXIT_CANNOT_RUN = 3 };
+
+/* Builds the crowd, its rigs and its ground: 0, or with a message EXIT_USAGE
+ * (a clip that cannot be read or used) or EXIT_CANNOT_RUN (out of memory). */
 int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errsz);
 /* Runs every frame, filling the statistics and the picture's records: 0,
  * or -1 with a message. */

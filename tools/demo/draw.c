@@ -7,7 +7,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
-#include <png.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,9 @@
 
 #include "demo.h"
 #include "scalar_math.h"
+#ifdef CROWDIK_DEMO_PNG
+#include <png.h>
+#endif
 
 /* ---------------------------------------------------------------- canvas */
 
@@ -135,9 +137,17 @@ static void cv_disc(canvas *cv, float cx, float cy, float r, uint32_t col)
 }
 
 /* 8-bit RGB through libpng at its default compression: a picture of a few
- * flat colours is tens of kilobytes instead of the raster's megabytes. */
+ * flat colours is a hundred kilobytes or so instead of the raster's
+ * megabytes. */
 static int write_png(const char *path, const unsigned char *rgb, int w, int h, char *err, size_t errsz)
 {
+#ifndef CROWDIK_DEMO_PNG
+    (void)rgb;
+    (void)w;
+    (void)h;
+    snprintf(err, errsz, "cannot write %s: this crowdik_demo was built without libpng (install libpng-dev)", path);
+    return -1;
+#else
     FILE *fp = fopen(path, "wb");
     if (!fp) {
         snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
@@ -161,6 +171,7 @@ static int write_png(const char *path, const unsigned char *rgb, int w, int h, c
     if (fclose(fp) != 0) ok = 0;
     if (!ok) snprintf(err, errsz, "cannot write %s", path);
     return ok ? 0 : -1;
+#endif
 }
 
 /* ---------------------------------------------------------------- picture */

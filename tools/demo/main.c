@@ -32,7 +32,8 @@ static const char *usage =
     "  --characters N   crowd size (default 1000)\n"
     "  --frames N       frames to run at 60 Hz (default 300 = 5 s)\n"
     "  --threads N      solver threads (default 0 = all)\n"
-    "  --backend NAME   auto, reference, scalar, sse, avx2, avx512, neon (default auto)\n"
+    "  --backend NAME   auto, reference, scalar, sse4.1, avx2, avx512, neon (default\n"
+    "                   auto: the best this CPU runs)\n"
     "  --seed N         crowd placement seed (default 1)\n"
     "  --out PATH       SVG output (default crowdik_demo.svg)\n"
     "  --png PATH       also the picture as a PNG (no text)\n"
@@ -46,6 +47,11 @@ static const char *usage =
     "                   animation (plain CCD from the animated pose)\n"
     "  --quiet          print the report only (no progress line)\n"
     "  --help           this text\n"
+    "\n"
+    "Exit status: 0 done, 1 a solved joint broke its limit, 2 a bad option or a\n"
+    "clip that cannot be read or used, 3 cannot run (out of memory, a solver\n"
+    "refusal, an output that cannot be written). The same codes in every\n"
+    "crowdik tool.\n"
     "\n"
     "Mocap data from mocap.cs.cmu.edu: the database was created with funding from\n"
     "NSF EIA-0196217.\n";
@@ -201,14 +207,15 @@ int main(int argc, char **argv)
     o.backend = CIK_BACKEND_AUTO;
     o.start = CIK_FOOT_START_TWO_BONE;
     int pr = parse_args(argc, argv, &o);
-    if (pr) return pr == 1 ? 0 : 2;
+    if (pr) return pr == 1 ? 0 : EXIT_USAGE;
 
     demo_scene sc;
     demo_stats st;
     memset(&st, 0, sizeof st);
     char err[512];
-    int rc = 1;
-    if (scene_create(&o, &sc, err, sizeof err) || scene_run(&sc, &st, err, sizeof err)) {
+    int rc = scene_create(&o, &sc, err, sizeof err);
+    if (rc == 0 && scene_run(&sc, &st, err, sizeof err)) rc = EXIT_CANNOT_RUN;
+    if (rc) {
         fprintf(stderr, "crowdik_demo: %s\n", err);
         goto done;
     }
@@ -220,11 +227,12 @@ int main(int argc, char **argv)
         if (!pictures[k]) continue;
         if (draw_picture(&sc, pictures[k], k, err, sizeof err)) {
             fprintf(stderr, "crowdik_demo: %s\n", err);
+            rc = EXIT_CANNOT_RUN;
             goto done;
         }
         printf("%spicture: %s\n", k ? "" : "\n", pictures[k]);
     }
-    rc = st.violations == 0 ? 0 : 1;
+    rc = st.violations == 0 ? 0 : EXIT_CHECK_FAILED;
 done:
     stats_free(&st);
     scene_free(&sc);

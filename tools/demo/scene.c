@@ -96,25 +96,26 @@ int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errs
     memset(sc, 0, sizeof *sc);
     sc->opt = opt;
     sc->characters = opt->characters;
-    if (opt->bvh_path && clip_load(opt->bvh_path, opt->legs_spec, opt->bvh_scale, &sc->clip, err, errsz)) return -1;
+    if (opt->bvh_path && clip_load(opt->bvh_path, opt->legs_spec, opt->bvh_scale, &sc->clip, err, errsz))
+        return EXIT_USAGE;
     sc->ch = calloc((size_t)sc->characters, sizeof *sc->ch);
     sc->rigs = calloc((size_t)sc->characters, sizeof *sc->rigs);
     sc->draw_frames = (opt->frames + DRAW_EVERY - 1) / DRAW_EVERY;
     sc->rec = calloc((size_t)PANELS * (size_t)sc->draw_frames, sizeof(record));
     if (!sc->ch || !sc->rigs || !sc->rec) {
         snprintf(err, errsz, "out of memory");
-        return -1;
+        return EXIT_CANNOT_RUN;
     }
     float half = place_characters(sc);
     if (build_ground(sc, half)) {
         snprintf(err, errsz, "out of memory for the terrain");
-        return -1;
+        return EXIT_CANNOT_RUN;
     }
     cik_status st = cik_foot_crowd_create(sc->characters, sc->rigs[0].leg, &sc->crowd);
     for (int c = 1; st == CIK_OK && c < sc->characters; ++c) st = cik_foot_crowd_set_legs(sc->crowd, c, sc->rigs[c].leg);
     if (st != CIK_OK) {
         snprintf(err, errsz, "cannot build the crowd: %s", cik_status_string(st));
-        return -1;
+        return EXIT_CANNOT_RUN;
     }
     return 0;
 }
