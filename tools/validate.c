@@ -18,6 +18,7 @@
 #include "crowdik/crowdik.h"
 #include "crowdik/foot.h"
 #include "quality.h"
+#include "validate_clip.h"
 #include "workloads.h"
 
 #include <errno.h>
@@ -46,12 +47,6 @@ static void die(const char *what, cik_status st)
     fprintf(stderr, "crowdik_validate: %s: %s\n", what, cik_status_string(st));
     exit(3); /* cannot run: the same code in every crowdik tool */
 }
-
-/* A row of clip chains (clip_fill): built into each batch as it is made,
- * not kept, so that memory follows the clip's size and not five rows of
- * 1 KB chains per frame. */
-typedef struct clip_row clip_row;
-static cik_status clip_fill(cik_batch *b, const clip_row *row);
 
 /* What a table row solves: a generated workload, or the chains of a clip. */
 typedef struct workload {
@@ -239,219 +234,6 @@ static double throughput(cik_batch *b, const pose_copy *start, cik_backend be, i
     return cik_batch_chain_count(b) / best;
 }
 
-/* ---------------------------------------------------------------- BVH legs */
-
-/* Where chain `c`'s effector is with local rotations `q` (forward
- * kinematics as docs/solver.md defines it). */
-static cik_vec3 chain_effector(const cik_chain *c, const cik_quat *q)
-{
-    cik_vec3 p = c->root_position;
-    cik_quat w = c->root_rotation;
-    for (int j = 0; j < c->joint_count; ++j) {
-        p = vec3_add(p, quat_rotate(w, c->offset[j]));
-        w = quat_normalize(quat_mul(w, q[j]));
-    }
-    return vec3_add(p, quat_rotate(w, c->effector));
-}
-
-/* One leg in one clip frame, in the demo's convention: frame 0 (the
- * reference pose) is the bind pose, so every joint's canonical frame is its
- * frame-0 world frame, offsets are frame-0 world vectors (metres) and a
- * local rotation is conj(W_parent) W_joint with W = R_frame conj(R_frame0). */
-typedef struct clip_leg {
-    cik_vec3 root_position; /* the hip's parent joint, metres */
-    cik_quat root_rotation; /* its canonical world rotation */
-    cik_quat q[3];          /* hip, knee, ankle */
-    cik_vec3 effector;      /* toe tip in the ankle's frame, metres */
-} clip_leg;
-
-typedef struct clip_set {
-    int frames;          /* usable frames: the clip's 1..N-1 */
-    float fps, scale;
-    int has_toe;
-    char legs[240];
-    cik_vec3 offset[2][3]; /* per side: hip (from its parent), thigh, shin */
-    clip_leg *leg;         /* frames * 2, frame-major */
-    cik_limit limit[2][3]; /* from the clip's own ranges (clip_limits) */
-} clip_set;
-
-static int load_clip_legs(const char *path, clip_set *cs)
-{
-    char err[512];
-    bvh_clip c;
-    memset(cs, 0, sizeof *cs);
-    if (bvh_load(path, &c, err, sizeof err)) {
-        fprintf(stderr, "crowdik_validate: %s\n", err);
-        return -1;
-    }
-    bvh_leg legs[2];
-    if (c.frame_count < 3) {
-        fprintf(stderr, "crowdik_validate: %s: needs at least 3 frames (frame 0 is the reference pose)\n", path);
-        bvh_free(&c);
-        return -1;
-    }
-    if (bvh_find_legs(&c, legs, err, sizeof err)) {
-        fprintf(stderr, "crowdik_validate: %s: %s\n", path, err);
-        bvh_free(&c);
-        return -1;
-    }
-    int nj = c.joint_count;
-    cik_vec3 *pos = malloc(sizeof(cik_vec3) * (size_t)nj), *end = malloc(sizeof(cik_vec3) * (size_t)nj);
-    cik_quat *rot = malloc(sizeof(cik_quat) * (size_t)nj), *c0 = malloc(sizeof(cik_quat) * (size_t)nj);
-    cs->frames = c.frame_count - 1;
-    cs->leg = malloc(sizeof(clip_leg) * 2 * (size_t)cs->frames);
-    if (!pos || !end || !rot || !c0 || !cs->leg) die("loading the clip", CIK_ERROR_OUT_OF_MEMORY);
-    float sc = bvh_detect_scale(&c, &legs[0]);
-    cs->scale = sc;
-    cs->fps = (float)(1.0 / c.frame_time);
-    cs->has_toe = legs[0].toe >= 0 || c.joints[legs[0].ankle].has_end;
-    snprintf(cs->legs, sizeof cs->legs, "%.24s/%.24s/%.24s/%.24s, %.24s/%.24s/%.24s/%.24s",
-             c.joints[legs[0].hip].name, c.joints[legs[0].knee].name, c.joints[legs[0].ankle].name,
-             legs[0].toe >= 0 ? c.joints[legs[0].toe].name : "end", c.joints[legs[1].hip].name,
-             c.joints[legs[1].knee].name, c.joints[legs[1].ankle].name,
-             legs[1].toe >= 0 ? c.joints[legs[1].toe].name : "end");
-    bvh_pose(&c, 0, pos, rot, end);
-    for (int j = 0; j < nj; ++j) c0[j] = quat_conj(rot[j]);
-    for (int s = 0; s < 2; ++s) {
-        int P = c.joints[legs[s].hip].parent;
-        cs->offset[s][0] = vec3_scale(vec3_sub(pos[legs[s].hip], pos[P]), sc);
-        cs->offset[s][1] = vec3_scale(vec3_sub(pos[legs[s].knee], pos[legs[s].hip]), sc);
-        cs->offset[s][2] = vec3_scale(vec3_sub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
-    }
-    for (int f = 0; f < cs->frames; ++f) {
-        bvh_pose(&c, f + 1, pos, rot, end);
-        for (int s = 0; s < 2; ++s) {
-            const bvh_leg *l = &legs[s];
-            int P = c.joints[l->hip].parent;
-            cik_quat wp = quat_normalize(quat_mul(rot[P], c0[P])), wh = quat_normalize(quat_mul(rot[l->hip], c0[l->hip]));
-            cik_quat wk = quat_normalize(quat_mul(rot[l->knee], c0[l->knee])), wa = quat_normalize(quat_mul(rot[l->ankle], c0[l->ankle]));
-            clip_leg *o = &cs->leg[2 * f + s];
-            o->root_position = vec3_scale(pos[P], sc);
-            o->root_rotation = wp;
-            o->q[0] = quat_normalize(quat_mul(quat_conj(wp), wh));
-            o->q[1] = quat_normalize(quat_mul(quat_conj(wh), wk));
-            o->q[2] = quat_normalize(quat_mul(quat_conj(wk), wa));
-            o->effector = quat_rotate(quat_conj(wa), vec3_scale(vec3_sub(bvh_toe_position(&c, l, pos, end), pos[l->ankle]), sc));
-        }
-    }
-    free(pos);
-    free(end);
-    free(rot);
-    free(c0);
-    bvh_free(&c);
-    return 0;
-}
-
-/* Joint limits that hold the whole clip: the hip and the ankle a swing-twist
- * about the thigh and the shin, the knee a hinge about its mean rotation
- * axis, each range the clip's own widened by 0.1 rad. Every frame's pose,
- * clamped into these (as the solver clamps), is then a pose the limited leg
- * can take, so targets taken from the clip stay reachable. */
-static void clip_limits(clip_set *cs)
-{
-    const float margin = 0.1f;
-    for (int s = 0; s < 2; ++s) {
-        for (int j = 0; j < 3; ++j) {
-            cik_limit *l = &cs->limit[s][j];
-            memset(l, 0, sizeof *l);
-            cik_vec3 axis;
-            if (j == 1) {
-                /* the knee's mean axis, each frame's counted on the side of
-                 * the running sum, weighted by its angle */
-                axis = vec3(0, 0, 0);
-                for (int f = 0; f < cs->frames; ++f) {
-                    cik_quat q = cs->leg[2 * f + s].q[1];
-                    if (q.w < 0) q = (cik_quat){-q.x, -q.y, -q.z, -q.w};
-                    cik_vec3 v = vec3(q.x, q.y, q.z);
-                    if (v.x * axis.x + v.y * axis.y + v.z * axis.z < 0) v = vec3_scale(v, -1.0f);
-                    axis = vec3_add(axis, v);
-                }
-                if (!(vec3_length(axis) > 1e-6f)) axis = vec3(1, 0, 0);
-                l->type = CIK_LIMIT_HINGE;
-            } else {
-                axis = cs->offset[s][j + 1 < 3 ? j + 1 : 2];
-                l->type = CIK_LIMIT_SWING_TWIST;
-            }
-            axis = vec3_scale(axis, 1.0f / vec3_length(axis));
-            l->axis = axis;
-            float lo = 3.14159265f, hi = -3.14159265f, swing = 0.0f;
-            for (int f = 0; f < cs->frames; ++f) {
-                cik_quat q = cs->leg[2 * f + s].q[j];
-                if (q.w < 0) q = (cik_quat){-q.x, -q.y, -q.z, -q.w};
-                float d = q.x * axis.x + q.y * axis.y + q.z * axis.z;
-                float twist = 2.0f * atan2f(d, q.w);
-                /* the swing's angle: |swing.w| = |twist.w| of q = sqrt(w^2 + d^2) */
-                float sw = 2.0f * acosf(fminf(1.0f, sqrtf(q.w * q.w + d * d)));
-                lo = fminf(lo, twist);
-                hi = fmaxf(hi, twist);
-                swing = fmaxf(swing, sw);
-            }
-            l->min_angle = fmaxf(-3.14159265f, lo - margin);
-            l->max_angle = fminf(3.14159265f, hi + margin);
-            l->swing_max = fminf(3.14159265f, swing + margin);
-        }
-    }
-}
-
-/* The clip's rows: chain (frame i, side) starts from frame i's pose and is
- * solved for the effector position of frame i + ahead, both poses clamped
- * into the limits (or not, with limits off) and the target put in frame i's
- * root frame, so it is reachable. `perturb` > 0 then moves the target by up
- * to that many metres in a random direction (not always reachable). */
-struct clip_row {
-    const clip_set *cs;
-    int ahead, limits;
-    float perturb;
-    unsigned seed;
-};
-
-static int clip_row_chains(const clip_row *row) { return 2 * (row->cs->frames - row->ahead); }
-
-/* Chain i of a row; `r` draws the perturbations, chain after chain. */
-static void clip_chain(const clip_row *row, int i, wl_rng *r, cik_chain *c)
-{
-    const clip_set *cs = row->cs;
-    int f = i / 2, s = i % 2;
-    const clip_leg *a = &cs->leg[2 * f + s], *b = &cs->leg[2 * (f + row->ahead) + s];
-    memset(c, 0, sizeof *c);
-    c->joint_count = 3;
-    c->root_position = a->root_position;
-    c->root_rotation = a->root_rotation;
-    c->effector = a->effector;
-    cik_quat goal[3];
-    for (int j = 0; j < 3; ++j) {
-        c->offset[j] = cs->offset[s][j];
-        c->rotation[j] = a->q[j];
-        goal[j] = b->q[j];
-        if (row->limits) {
-            c->limit[j] = cs->limit[s][j];
-            goal[j] = cik_foot_apply_limit(&c->limit[j], goal[j]);
-        }
-    }
-    c->target = chain_effector(c, goal);
-    if (row->perturb > 0) {
-        cik_vec3 d;
-        do d = vec3(wl_uniform(r, -1, 1), wl_uniform(r, -1, 1), wl_uniform(r, -1, 1));
-        while (vec3_length(d) > 1.0f);
-        c->target = vec3_add(c->target, vec3_scale(d, row->perturb));
-    }
-}
-
-/* Every chain of `b` from the row, repeated when the batch is larger. */
-static cik_status clip_fill(cik_batch *b, const clip_row *row)
-{
-    const int n = clip_row_chains(row), total = cik_batch_chain_count(b);
-    wl_rng r;
-    cik_status st = CIK_OK;
-    cik_chain c;
-    for (int i = 0; st == CIK_OK && i < total; ++i) {
-        if (i % n == 0) wl_seed(&r, row->seed * 7919ull + (uint64_t)row->ahead);
-        clip_chain(row, i % n, &r, &c);
-        st = cik_batch_set_chain(b, i, &c);
-    }
-    return st;
-}
-
 static void usage(void)
 {
     printf("usage: crowdik_validate [options]\n"
@@ -503,100 +285,77 @@ static int parse_int(const char *opt, const char *s, int lo, int hi)
     return (int)v;
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+typedef struct config {
+    int chains, bench_chains, threads, bench;
+    unsigned seed;
+    const char *bvh_path;
+} config;
+
+/* Fills `cfg`: 0 to run, 1 when --help was printed; exits 2 on bad usage. */
+static int parse_args(int argc, char **argv, config *cfg)
 {
-    if (argc > 1 && !strcmp(argv[1], "--quality")) return quality_main(argc - 1, argv + 1);
-    int chains = 4000, bench_chains = 16384, threads = 1, bench = 1;
-    unsigned seed = 1;
-    const char *bvh_path = NULL;
+    *cfg = (config){4000, 16384, 1, 1, 1, NULL};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
-            return 0;
+            return 1;
         } else if (!strcmp(a, "--chains")) {
-            chains = parse_int(a, v, 1, 10000000), ++i;
+            cfg->chains = parse_int(a, v, 1, 10000000), ++i;
         } else if (!strcmp(a, "--seed")) {
-            seed = (unsigned)parse_int(a, v, 0, 2147483647), ++i;
+            cfg->seed = (unsigned)parse_int(a, v, 0, 2147483647), ++i;
         } else if (!strcmp(a, "--bench-chains")) {
-            bench_chains = parse_int(a, v, 1, 10000000), ++i;
+            cfg->bench_chains = parse_int(a, v, 1, 10000000), ++i;
         } else if (!strcmp(a, "--threads")) {
-            threads = parse_int(a, v, 0, 1024), ++i;
+            cfg->threads = parse_int(a, v, 0, 1024), ++i;
         } else if (!strcmp(a, "--bvh")) {
             if (!v) {
                 fprintf(stderr, "crowdik_validate: --bvh needs a file\n");
-                return 2;
+                exit(2);
             }
-            bvh_path = v, ++i;
-        } else if (!strcmp(a, "--quick")) {
-            bench = 0;
-        } else if (!strcmp(a, "--no-bench")) {
-            bench = 0;
+            cfg->bvh_path = v, ++i;
+        } else if (!strcmp(a, "--quick") || !strcmp(a, "--no-bench")) {
+            cfg->bench = 0;
         } else {
             fprintf(stderr, "crowdik_validate: unknown option '%s' (try --help)\n", a);
-            return 2;
+            exit(2);
         }
     }
+    return 0;
+}
 
-    static const struct { wl_kind kind; int joints; int rule; } cases[] = {
-        {WL_LEGS, 3, 1}, {WL_LEGS_NO_LIMITS, 3, 1}, {WL_SPINE, 5, 1}, {WL_TAIL, 12, 1},
-        {WL_RANDOM, 1, 1}, {WL_RANDOM, 2, 1}, {WL_RANDOM, 4, 1}, {WL_RANDOM, 8, 1}, {WL_RANDOM, 16, 1},
-        {WL_RANDOM_NO_LIMITS, 3, 1}, {WL_RANDOM_NO_LIMITS, 7, 1},
-        {WL_RANDOM_HARD, 2, 0}, {WL_RANDOM_HARD, 5, 0}, {WL_RANDOM_HARD, 11, 0},
+enum { MAX_ROWS = 16 };
+
+/* The clip's rows (frames ahead at the clip's rate: about 8 ms, 0.1 s and
+ * 0.5 s at 120 Hz). Reachable targets are ruled; the perturbed ones are
+ * reported only (a foot moved 5 cm off a straight leg's reach is out of
+ * reach). Returns the row count. */
+static int clip_rows_of(const clip_set *clip, unsigned seed, clip_row crow[MAX_ROWS], workload rows[MAX_ROWS])
+{
+    static const struct { const char *name; int ahead, limits; float perturb; int rule; } bvh_rows[] = {
+        {"clip +1 frame", 1, 1, 0.0f, 1},
+        {"clip +12 frames", 12, 1, 0.0f, 1},
+        {"clip +60 frames", 60, 1, 0.0f, 1},
+        {"clip +12 no-limits", 12, 0, 0.0f, 1},
+        {"clip +12 moved 5cm", 12, 1, 0.05f, 0},
     };
-    enum { MAX_ROWS = 16 };
-    workload rows[MAX_ROWS];
     int nrows = 0;
-    clip_row clip_rows[MAX_ROWS];
-    clip_set clip;
-    memset(&clip, 0, sizeof clip);
-    workload bench_load = {"legs", WL_LEGS, 3, 1, NULL, 0};
-
-    if (bvh_path) {
-        FILE *probe = fopen(bvh_path, "rb");
-        if (!probe && errno == ENOENT) {
-            printf("crowdik_validate: %s does not exist: nothing to check (skipped)\n", bvh_path);
-            return EXIT_NO_CLIP;
-        }
-        if (probe) fclose(probe);
-        if (load_clip_legs(bvh_path, &clip)) return 2;
-        clip_limits(&clip);
-        /* frames ahead at the clip's rate: about 8 ms, 0.1 s and 0.5 s at 120 Hz.
-         * Reachable targets are ruled; the perturbed ones are reported only
-         * (a foot moved 5 cm off a straight leg's reach is out of reach). */
-        static const struct { const char *name; int ahead, limits; float perturb; int rule; } bvh_rows[] = {
-            {"clip +1 frame", 1, 1, 0.0f, 1},
-            {"clip +12 frames", 12, 1, 0.0f, 1},
-            {"clip +60 frames", 60, 1, 0.0f, 1},
-            {"clip +12 no-limits", 12, 0, 0.0f, 1},
-            {"clip +12 moved 5cm", 12, 1, 0.05f, 0},
-        };
-        for (size_t r = 0; r < sizeof bvh_rows / sizeof bvh_rows[0]; ++r) {
-            clip_row *row = &clip_rows[nrows];
-            *row = (clip_row){&clip, bvh_rows[r].ahead, bvh_rows[r].limits, bvh_rows[r].perturb, seed};
-            int n = clip_row_chains(row);
-            if (n <= 0) continue; /* a clip shorter than the look-ahead */
-            workload w = {bvh_rows[r].name, WL_LEGS, 3, bvh_rows[r].rule, row, n};
-            rows[nrows++] = w;
-        }
-        /* the throughput batch: the +12 frames row (or the first) repeated */
-        if (nrows > 0) bench_load = rows[nrows > 1 ? 1 : 0];
-        printf("crowdik %s validation on %s: %d frames at %.0f fps, scale %.6g m/unit, seed %u; best backend "
-               "here: %s\n",
-               cik_version(), bvh_path, clip.frames, (double)clip.fps, (double)clip.scale, seed,
-               cik_backend_name(cik_backend_best()));
-        printf("legs %s; effector %s; limits: the clip's ranges + 0.1 rad\n", clip.legs,
-               clip.has_toe ? "the toe tip" : "the ankle");
-        printf("chain (frame i, leg): frame i's pose, target the foot of frame i + k (in frame i's hip frame)\n\n");
-    } else {
-        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-            workload w = {wl_name(cases[c].kind), cases[c].kind, cases[c].joints, cases[c].rule, NULL, 0};
-            rows[nrows++] = w;
-        }
-        printf("crowdik %s validation: %d chains per workload, seed %u; best backend here: %s\n\n",
-               cik_version(), chains, seed, cik_backend_name(cik_backend_best()));
+    for (size_t r = 0; r < sizeof bvh_rows / sizeof bvh_rows[0]; ++r) {
+        clip_row *row = &crow[nrows];
+        *row = (clip_row){clip, bvh_rows[r].ahead, bvh_rows[r].limits, bvh_rows[r].perturb, seed};
+        int n = clip_row_chains(row);
+        if (n <= 0) continue; /* a clip shorter than the look-ahead */
+        workload w = {bvh_rows[r].name, WL_LEGS, 3, bvh_rows[r].rule, row, n};
+        rows[nrows++] = w;
     }
+    return nrows;
+}
 
+/* One table per backend and configuration; returns 1 when a backend breaks
+ * the agreement rule. */
+static int agreement_tables(const workload *rows, int nrows, int chains, unsigned seed)
+{
     int failed = 0;
     for (int run = 0; run < 2 * CIK_BACKEND_COUNT; ++run) {
         int be = run % CIK_BACKEND_COUNT;
@@ -619,9 +378,9 @@ int main(int argc, char **argv)
             double same = a.chains ? 100.0 * a.same / a.chains : 100.0;
             int ok = a.skipped_mismatch == 0 && a.same + a.within_one == a.chains;
             /* One pass: at most 0.1 percent beyond 1e-5 (allowed_exceptions).
-             * A hinge keeps only the part of the shortest arc about its axis; when the arc is nearly
-             * perpendicular to the axis that part is tiny and its angle is
-             * ill-conditioned, so a rare chain deviates more (measured: 1 in
+             * A hinge keeps only the part of the shortest arc about its
+             * axis; when the arc is nearly perpendicular to the axis that
+             * part is tiny and its angle is ill-conditioned, so a rare chain deviates more (measured: 1 in
              * 4000 random two-joint chains, 3e-5, on NEON). */
             /* With the step cap a 12-joint tail crosses the threshold
              * slowly, so the float noise 120 steps accumulate decides a
@@ -642,35 +401,87 @@ int main(int argc, char **argv)
         }
         printf("\n");
     }
+    return failed;
+}
 
-    if (bench) {
-        cik_batch *b;
-        if (bench_load.clip) {
-            printf("== throughput: %d clip legs (%s, repeated), 10 passes, 1 mm, %d thread(s), best of 5\n",
-                   bench_chains, bench_load.name, threads);
-            cik_status st = cik_batch_create(bench_chains, 3, &b);
-            if (st != CIK_OK) die("cik_batch_create", st);
-            if ((st = clip_fill(b, bench_load.clip)) != CIK_OK) die("setting a clip chain", st);
-        } else {
-            printf("== throughput: %d legs with limits, 10 passes, 1 mm, %d thread(s), best of 5\n", bench_chains,
-                   threads);
-            b = make(&bench_load, bench_chains, seed);
-        }
-        pose_copy start;
-        pose_save(b, &start);
-        double ref = throughput(b, &start, CIK_BACKEND_REFERENCE, threads, 3), scalar = 0;
-        printf("%-10s %14s %10s %12s %12s\n", "backend", "chains/s", "ns/chain", "x reference", "x scalar");
-        printf("%-10s %14.0f %10.1f %12.2f %12s\n", "reference", ref, 1e9 / ref, 1.0, "");
-        for (int be = CIK_BACKEND_SCALAR; be < CIK_BACKEND_COUNT; ++be) {
-            if (!cik_backend_available((cik_backend)be)) continue;
-            double t = throughput(b, &start, (cik_backend)be, threads, 5);
-            if (be == CIK_BACKEND_SCALAR) scalar = t;
-            printf("%-10s %14.0f %10.1f %12.2f %12.2f\n", cik_backend_name((cik_backend)be), t, 1e9 / t, t / ref,
-                   t / scalar);
-        }
-        free(start.saved);
-        cik_batch_destroy(b);
+/* Chains per second of every backend on the legs (or the clip's row). */
+static void throughput_table(const workload *bench_load, const config *cfg)
+{
+    cik_batch *b;
+    if (bench_load->clip) {
+        printf("== throughput: %d clip legs (%s, repeated), 10 passes, 1 mm, %d thread(s), best of 5\n",
+               cfg->bench_chains, bench_load->name, cfg->threads);
+        cik_status st = cik_batch_create(cfg->bench_chains, 3, &b);
+        if (st != CIK_OK) die("cik_batch_create", st);
+        if ((st = clip_fill(b, bench_load->clip)) != CIK_OK) die("setting a clip chain", st);
+    } else {
+        printf("== throughput: %d legs with limits, 10 passes, 1 mm, %d thread(s), best of 5\n", cfg->bench_chains,
+               cfg->threads);
+        b = make(bench_load, cfg->bench_chains, cfg->seed);
     }
+    pose_copy start;
+    pose_save(b, &start);
+    double ref = throughput(b, &start, CIK_BACKEND_REFERENCE, cfg->threads, 3), scalar = 0;
+    printf("%-10s %14s %10s %12s %12s\n", "backend", "chains/s", "ns/chain", "x reference", "x scalar");
+    printf("%-10s %14.0f %10.1f %12.2f %12s\n", "reference", ref, 1e9 / ref, 1.0, "");
+    for (int be = CIK_BACKEND_SCALAR; be < CIK_BACKEND_COUNT; ++be) {
+        if (!cik_backend_available((cik_backend)be)) continue;
+        double t = throughput(b, &start, (cik_backend)be, cfg->threads, 5);
+        if (be == CIK_BACKEND_SCALAR) scalar = t;
+        printf("%-10s %14.0f %10.1f %12.2f %12.2f\n", cik_backend_name((cik_backend)be), t, 1e9 / t, t / ref,
+               t / scalar);
+    }
+    free(start.saved);
+    cik_batch_destroy(b);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--quality")) return quality_main(argc - 1, argv + 1);
+    config cfg;
+    if (parse_args(argc, argv, &cfg)) return 0;
+    static const struct { wl_kind kind; int joints; int rule; } cases[] = {
+        {WL_LEGS, 3, 1}, {WL_LEGS_NO_LIMITS, 3, 1}, {WL_SPINE, 5, 1}, {WL_TAIL, 12, 1},
+        {WL_RANDOM, 1, 1}, {WL_RANDOM, 2, 1}, {WL_RANDOM, 4, 1}, {WL_RANDOM, 8, 1}, {WL_RANDOM, 16, 1},
+        {WL_RANDOM_NO_LIMITS, 3, 1}, {WL_RANDOM_NO_LIMITS, 7, 1},
+        {WL_RANDOM_HARD, 2, 0}, {WL_RANDOM_HARD, 5, 0}, {WL_RANDOM_HARD, 11, 0},
+    };
+    workload rows[MAX_ROWS];
+    clip_row crow[MAX_ROWS];
+    int nrows = 0;
+    clip_set clip;
+    memset(&clip, 0, sizeof clip);
+    workload bench_load = {"legs", WL_LEGS, 3, 1, NULL, 0};
+    if (cfg.bvh_path) {
+        FILE *probe = fopen(cfg.bvh_path, "rb");
+        if (!probe && errno == ENOENT) {
+            printf("crowdik_validate: %s does not exist: nothing to check (skipped)\n", cfg.bvh_path);
+            return EXIT_NO_CLIP;
+        }
+        if (probe) fclose(probe);
+        int lr = clip_set_load(cfg.bvh_path, &clip);
+        if (lr) return lr;
+        clip_set_limits(&clip);
+        nrows = clip_rows_of(&clip, cfg.seed, crow, rows);
+        /* the throughput batch: the +12 frames row (or the first) repeated */
+        if (nrows > 0) bench_load = rows[nrows > 1 ? 1 : 0];
+        printf("crowdik %s validation on %s: %d frames at %.0f fps, scale %.6g m/unit, seed %u; best backend "
+               "here: %s\n",
+               cik_version(), cfg.bvh_path, clip.frames, (double)clip.fps, (double)clip.scale, cfg.seed,
+               cik_backend_name(cik_backend_best()));
+        printf("legs %s; effector %s; limits: the clip's ranges + 0.1 rad\n", clip.legs,
+               clip.has_toe ? "the toe tip" : "the ankle");
+        printf("chain (frame i, leg): frame i's pose, target the foot of frame i + k (in frame i's hip frame)\n\n");
+    } else {
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            workload w = {wl_name(cases[c].kind), cases[c].kind, cases[c].joints, cases[c].rule, NULL, 0};
+            rows[nrows++] = w;
+        }
+        printf("crowdik %s validation: %d chains per workload, seed %u; best backend here: %s\n\n",
+               cik_version(), cfg.chains, cfg.seed, cik_backend_name(cik_backend_best()));
+    }
+    int failed = agreement_tables(rows, nrows, cfg.chains, cfg.seed);
+    if (cfg.bench) throughput_table(&bench_load, &cfg);
     free(clip.leg);
     printf("\n%s\n", failed ? "FAILED: a backend breaks the agreement rule" : "all backends agree with the reference");
     return failed;
