@@ -89,6 +89,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     if (!strcmp(a, "--backend")) return parse_backend(v, &o->backend) ? 1 : 0;
     if (!strcmp(a, "--out")) o->out_path = v;
     else if (!strcmp(a, "--png")) o->png_path = v;
+    /* --view FILE.html sets o->view_path here (the page: view.c, view.h) */
     else if (!strcmp(a, "--bvh")) o->bvh_path = v;
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
@@ -214,6 +215,8 @@ int main(int argc, char **argv)
     memset(&st, 0, sizeof st);
     char err[512];
     int rc = scene_create(&o, &sc, err, sizeof err);
+    /* --view: the page writer (view.h) goes in between, as sc.hook and
+     * sc.hook_user, and is given every frame by scene_run */
     if (rc == 0 && scene_run(&sc, &st, err, sizeof err)) rc = EXIT_CANNOT_RUN;
     if (rc) {
         fprintf(stderr, "crowdik_demo: %s\n", err);
