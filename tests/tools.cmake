@@ -84,3 +84,11 @@ add_test(NAME tool_validate_bvh_variants
                  -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/bvh_variants
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bvh_variants.cmake)
 set_tests_properties(tool_validate_bvh_variants PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+
+# crowdik_validate --bvh's memory grows with the clip by a few times its size
+# at most (skipped when the clip is absent).
+add_test(NAME tool_validate_bvh_memory
+         COMMAND ${CMAKE_COMMAND} -DVALIDATE=$<TARGET_FILE:crowdik_validate>
+                 -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/bvh_memory
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bvh_memory.cmake)
+set_tests_properties(tool_validate_bvh_memory PROPERTIES TIMEOUT 600 SKIP_REGULAR_EXPRESSION "SKIPPED:")

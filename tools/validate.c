@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* Exit status when the --bvh file does not exist (CTest's SKIP_RETURN_CODE:
  * the mocap clips are shared data a checkout may not have). */
@@ -483,6 +484,12 @@ int main(int argc, char **argv)
     int failed = agreement_tables(rows, nrows, cfg.chains, cfg.seed);
     if (cfg.bench) throughput_table(&bench_load, &cfg);
     free(clip.leg);
+    if (cfg.bvh_path) {
+        /* the clip's memory stays a small multiple of its size (tests/tools/
+         * bvh_memory.cmake reads this line); ru_maxrss is in KiB on Linux */
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) printf("\npeak memory: %ld KiB\n", (long)ru.ru_maxrss);
+    }
     printf("\n%s\n", failed ? "FAILED: a backend breaks the agreement rule" : "all backends agree with the reference");
     return failed;
 }
