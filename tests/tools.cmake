@@ -78,17 +78,14 @@ if(Python3_Interpreter_FOUND)
 endif()
 
 # Legal BVH variants (channel order, hex floats, root rotation first) pass
-# validation like the clip they come from (skipped when the clip is absent).
-add_test(NAME tool_validate_bvh_variants
-         COMMAND ${CMAKE_COMMAND} -DVALIDATE=$<TARGET_FILE:crowdik_validate>
-                 -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/bvh_variants
-                 -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bvh_variants.cmake)
-set_tests_properties(tool_validate_bvh_variants PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+# validation like the clip they come from, and crowdik_validate --bvh's
+# memory grows with the clip by a few times its size at most; both skipped
+# when the clip is absent (tests/tools/validate_bvh.cmake).
+foreach(check variants memory)
+  add_test(NAME tool_validate_bvh_${check}
+           COMMAND ${CMAKE_COMMAND} -DCHECK=${check} -DVALIDATE=$<TARGET_FILE:crowdik_validate>
+                   -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/bvh_${check}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/validate_bvh.cmake)
+  set_tests_properties(tool_validate_bvh_${check} PROPERTIES TIMEOUT 600 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+endforeach()
 
-# crowdik_validate --bvh's memory grows with the clip by a few times its size
-# at most (skipped when the clip is absent).
-add_test(NAME tool_validate_bvh_memory
-         COMMAND ${CMAKE_COMMAND} -DVALIDATE=$<TARGET_FILE:crowdik_validate>
-                 -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/bvh_memory
-                 -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bvh_memory.cmake)
-set_tests_properties(tool_validate_bvh_memory PROPERTIES TIMEOUT 600 SKIP_REGULAR_EXPRESSION "SKIPPED:")
