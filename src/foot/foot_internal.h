@@ -117,15 +117,9 @@ typedef struct cik__foot_kernel {
     cik__foot_fn align;   /* stage 5 */
 } cik__foot_kernel;
 
+/* The one-lane build (src/kernels/isa.c), which also runs the feet left
+ * over at a crowd's end; the others are the dispatch table's. */
 extern const cik__foot_kernel cik__foot_kernel_scalar;
-#ifdef CIK__X86
-extern const cik__foot_kernel cik__foot_kernel_sse;
-extern const cik__foot_kernel cik__foot_kernel_avx2;
-extern const cik__foot_kernel cik__foot_kernel_avx512;
-#endif
-#ifdef CIK__ARM64
-extern const cik__foot_kernel cik__foot_kernel_neon;
-#endif
 
 /* The ground stage's scalar part (heightfield.c) for points [begin, end)
  * of the job's block, after ground_cells: the S_GH heights of the interior
