@@ -5,8 +5,8 @@
  * Every stage but the solve is a loop over feet with the same body for every
  * foot, so it runs as a structure-of-arrays kernel (foot_kernel.h) written
  * once against the solver's vector layer (src/kernels/vec_<isa>.h and
- * vec_wide.h) and compiled once per instruction set (foot_<isa>.c), like the
- * CCD kernel. A lane is a foot; per-lane control flow is selects. The crowd
+ * vec_wide.h) and compiled once per instruction set with the CCD kernel
+ * (src/kernels/isa.c). A lane is a foot; per-lane control flow is selects. The crowd
  * keeps, next to its public streams, the legs' constants as streams (one
  * float per foot) and scratch streams that carry a block's intermediate
  * values from one kernel pass to the next; all are allocated with the crowd.
