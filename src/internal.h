@@ -133,17 +133,27 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
  * multiple of 64 or of the kernel's group width. */
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end);
 
-/* The kernels built into this library (NULL solve when not built in). */
-extern const cik__kernel cik__kernel_scalar;
-#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
-#define CIK__X86 1
-extern const cik__kernel cik__kernel_sse;
-extern const cik__kernel cik__kernel_avx2;
-extern const cik__kernel cik__kernel_avx512;
-#endif
-#if defined(__aarch64__)
-#define CIK__ARM64 1
-extern const cik__kernel cik__kernel_neon;
-#endif
+/* The dispatch table (src/dispatch.c): one row per cik_backend, the only
+ * place that knows which instruction sets exist. Each built instruction set
+ * is one translation unit (src/kernels/isa.c) that defines its CCD kernel
+ * cik__kernel_<isa> and its foot kernels cik__foot_kernel_<isa>. */
+struct cik__foot_kernel; /* src/foot/foot_internal.h */
+
+typedef struct cik__isa {
+    cik_backend backend;
+    const char *name;      /* cik_backend_name's answer */
+    int (*cpu_runs)(void); /* this CPU executes the instruction set */
+    /* NULL when not built into this library (and for AUTO and REFERENCE:
+     * the reference solves without a kernel) */
+    const cik__kernel *ccd;
+    /* the foot stages' kernels for this backend: the same instruction set;
+     * the one-lane build for REFERENCE; NULL when not built in */
+    const struct cik__foot_kernel *foot;
+} cik__isa;
+
+/* The row a backend uses on this build and CPU, AUTO resolved to the best
+ * one; NULL when the backend is unknown, not built in or not run by this
+ * CPU (then cik_solve refuses it with CIK_ERROR_BACKEND_UNAVAILABLE). */
+const cik__isa *cik__isa_usable(cik_backend backend);
 
 #endif /* CROWDIK_INTERNAL_H */

@@ -436,22 +436,3 @@ void cik__solve_reference(cik_batch *b, const cik__kernel_job *job, int begin, i
         flags[i] = r.flags;
     }
 }
-
-cik_status cik_chain_forward(const cik_chain *c, cik_vec3 *joint_positions, cik_vec3 *effector)
-{
-    if (!c || c->joint_count < 1 || c->joint_count > CIK_MAX_JOINTS) return CIK_ERROR_ARGUMENT;
-    pose p;
-    forward(c, &p, 0);
-    for (int j = 0; joint_positions && j < c->joint_count; ++j) joint_positions[j] = p.P[j];
-    if (effector) *effector = p.E;
-    return CIK_OK;
-}
-
-cik_status cik_batch_forward(const cik_batch *b, int index, cik_vec3 *joint_positions,
-                             cik_vec3 *effector)
-{
-    if (!b || index < 0 || index >= b->chain_count) return CIK_ERROR_ARGUMENT;
-    cik_chain c;
-    cik__read_chain(b, index, &c);
-    return cik_chain_forward(&c, joint_positions, effector);
-}

@@ -1,6 +1,7 @@
 /*
- * Solving: options, the backend dispatch table (chosen once), and the
- * OpenMP split of a batch into contiguous blocks of lanes.
+ * Solving: options, the solve plan (its kernel from the dispatch table,
+ * src/dispatch.c), and the OpenMP split of a batch into contiguous blocks of
+ * lanes.
  */
 #include "internal.h"
 
@@ -92,82 +93,6 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     return job;
 }
 
-const char *cik_backend_name(cik_backend backend)
-{
-    switch (backend) {
-    case CIK_BACKEND_AUTO: return "auto";
-    case CIK_BACKEND_REFERENCE: return "reference";
-    case CIK_BACKEND_SCALAR: return "scalar";
-    case CIK_BACKEND_SSE: return "sse4.1";
-    case CIK_BACKEND_AVX2: return "avx2";
-    case CIK_BACKEND_AVX512: return "avx512";
-    case CIK_BACKEND_NEON: return "neon";
-    }
-    return "unknown";
-}
-
-/* The kernel for a backend on this build, or NULL (REFERENCE and AUTO have
- * none). Whether the CPU runs it is cpu_supports' question. */
-static const cik__kernel *kernel_for(cik_backend backend)
-{
-    switch (backend) {
-    case CIK_BACKEND_SCALAR: return &cik__kernel_scalar;
-#ifdef CIK__X86
-    case CIK_BACKEND_SSE: return &cik__kernel_sse;
-    case CIK_BACKEND_AVX2: return &cik__kernel_avx2;
-    case CIK_BACKEND_AVX512: return &cik__kernel_avx512;
-#endif
-#ifdef CIK__ARM64
-    case CIK_BACKEND_NEON: return &cik__kernel_neon;
-#endif
-    default: return NULL;
-    }
-}
-
-static int cpu_supports(cik_backend backend)
-{
-    switch (backend) {
-    case CIK_BACKEND_AUTO:
-    case CIK_BACKEND_REFERENCE:
-    case CIK_BACKEND_SCALAR: return 1;
-#ifdef CIK__X86
-    /* __builtin_cpu_supports reads a table the runtime fills before main. */
-    case CIK_BACKEND_SSE: return __builtin_cpu_supports("sse4.1");
-    case CIK_BACKEND_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case CIK_BACKEND_AVX512: return __builtin_cpu_supports("avx512f");
-#endif
-#ifdef CIK__ARM64
-    case CIK_BACKEND_NEON: return 1;
-#endif
-    default: return 0;
-    }
-}
-
-int cik_backend_available(cik_backend backend)
-{
-    if (backend == CIK_BACKEND_AUTO || backend == CIK_BACKEND_REFERENCE) return 1;
-    return kernel_for(backend) != NULL && cpu_supports(backend);
-}
-
-cik_backend cik_backend_best(void)
-{
-    /* Idempotent, so racing first calls agree; an int store is atomic here. */
-    static volatile int best = -1;
-    if (best < 0) {
-        static const cik_backend order[] = {CIK_BACKEND_AVX512, CIK_BACKEND_AVX2, CIK_BACKEND_SSE,
-                                            CIK_BACKEND_NEON, CIK_BACKEND_SCALAR};
-        int pick = CIK_BACKEND_SCALAR;
-        for (size_t i = 0; i < sizeof order / sizeof order[0]; ++i) {
-            if (cik_backend_available(order[i])) {
-                pick = order[i];
-                break;
-            }
-        }
-        best = pick;
-    }
-    return (cik_backend)best;
-}
-
 static int team_size(const cik_batch *b, int threads, int units)
 {
 #ifdef CIK_HAVE_OPENMP
@@ -187,11 +112,10 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
     cik_options o = options ? *options : cik_default_options();
     if (!b) return CIK_ERROR_ARGUMENT;
     if (check_options(&o) != CIK_OK) return CIK_ERROR_OPTIONS;
-    if ((unsigned)o.backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
-    if (!cik_backend_available(o.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
-    cik_backend backend = o.backend == CIK_BACKEND_AUTO ? cik_backend_best() : o.backend;
+    const cik__isa *isa = cik__isa_usable(o.backend); /* src/dispatch.c */
+    if (!isa) return CIK_ERROR_BACKEND_UNAVAILABLE;
     out->job = make_job(b, &o);
-    out->kernel = kernel_for(backend); /* NULL for the reference */
+    out->kernel = isa->ccd; /* NULL for the reference */
     out->threads = o.threads;
     return CIK_OK;
 }

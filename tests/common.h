@@ -1,7 +1,7 @@
 /*
  * Helpers shared by the crowdik test files: vector and quaternion math in
  * double precision (the tests' own, independent of the library), backend
- * iteration, batch construction from generated workloads and comparison of
+ * tests parameterized over the dispatch table, batch construction from generated workloads and comparison of
  * solved batches.
  */
 #ifndef CROWDIK_TESTS_COMMON_H
@@ -23,18 +23,42 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* Every solver backend, REFERENCE first. */
-static const cik_backend t_backends[] = {CIK_BACKEND_REFERENCE, CIK_BACKEND_SCALAR, CIK_BACKEND_SSE,
-                                         CIK_BACKEND_AVX2,      CIK_BACKEND_AVX512, CIK_BACKEND_NEON};
-#define T_BACKEND_COUNT ((int)(sizeof t_backends / sizeof t_backends[0]))
+/* Backend tests run once per backend of the dispatch table (the public
+ * enum, REFERENCE to CIK_BACKEND_COUNT - 1, REFERENCE first), each run a
+ * test of its own that passes, fails or is skipped under the backend's name:
+ *
+ *   T_BACKEND_TEST(suite, name) { ... be ... }   every backend
+ *   T_KERNEL_TEST(suite, name) { ... be ... }    every backend but REFERENCE
+ *
+ * A backend this build or CPU lacks is skipped with its name. */
+#include <criterion/parameterized.h>
 
-/* 1 when the backend runs here; logs the skip otherwise. */
-static inline int t_backend_usable(cik_backend b)
+static inline struct criterion_test_params t_backend_params(cik_backend first)
 {
-    if (cik_backend_available(b)) return 1;
-    cr_log_info("backend %s not available on this build/CPU: skipped", cik_backend_name(b));
-    return 0;
+    static cik_backend list[CIK_BACKEND_COUNT];
+    int n = 0;
+    for (int b = (int)first; b < CIK_BACKEND_COUNT; ++b) list[n++] = (cik_backend)b;
+    return cr_make_param_array(cik_backend, list, (size_t)n);
 }
+
+/* Skips a backend that does not run here; names the run in the log. */
+static inline void t_backend_enter(cik_backend be)
+{
+    if (!cik_backend_available(be)) cr_skip_test("%s: not available on this build or CPU", cik_backend_name(be));
+    cr_log_info("backend %s", cik_backend_name(be));
+}
+
+#define T_BACKEND_TEST_(suite, name, first)                                                                      \
+    ParameterizedTestParameters(suite, name) { return t_backend_params(first); }                                \
+    static void t_body_##suite##_##name(cik_backend be);                                                        \
+    ParameterizedTest(cik_backend *t_be, suite, name)                                                           \
+    {                                                                                                           \
+        t_backend_enter(*t_be);                                                                                 \
+        t_body_##suite##_##name(*t_be);                                                                         \
+    }                                                                                                           \
+    static void t_body_##suite##_##name(cik_backend be)
+#define T_BACKEND_TEST(suite, name) T_BACKEND_TEST_(suite, name, CIK_BACKEND_REFERENCE)
+#define T_KERNEL_TEST(suite, name) T_BACKEND_TEST_(suite, name, CIK_BACKEND_SCALAR)
 
 static inline cik_vec3 t_v3(float x, float y, float z)
 {

@@ -99,7 +99,7 @@ Test(alloc, interposition_works)
     cr_assert_eq(atomic_load(&calls), 2);
 }
 
-Test(alloc, solve_allocates_nothing)
+T_BACKEND_TEST(alloc, solve_allocates_nothing)
 {
     const int n = 1000, J = 5;
     cik_batch *b = t_workload_batch(WL_RANDOM, 9, n, J);
@@ -108,21 +108,17 @@ Test(alloc, solve_allocates_nothing)
     long first_calls = counted(b, &first);
     cr_log_info("alloc: the first solve (auto, 2 threads) made %ld allocator calls (thread pool set-up)",
                 first_calls);
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        const int threads[] = {1, 2};
-        for (int t = 0; t < 2; ++t) {
-            cik_options o = t_options(be, threads[t]);
-            cr_assert_eq(wl_fill(b, WL_RANDOM, 9, 0), CIK_OK);
-            long c = counted(b, &o);
-            cr_assert_eq(c, 0, "%s with %d threads: %ld allocator calls during cik_solve", cik_backend_name(be),
-                         threads[t], c);
-            /* and a second solve, from the solved pose */
-            c = counted(b, &o);
-            cr_assert_eq(c, 0, "%s with %d threads (second solve): %ld allocator calls", cik_backend_name(be),
-                         threads[t], c);
-        }
+    const int threads[] = {1, 2};
+    for (int t = 0; t < 2; ++t) {
+        cik_options o = t_options(be, threads[t]);
+        cr_assert_eq(wl_fill(b, WL_RANDOM, 9, 0), CIK_OK);
+        long c = counted(b, &o);
+        cr_assert_eq(c, 0, "%s with %d threads: %ld allocator calls during cik_solve", cik_backend_name(be),
+                     threads[t], c);
+        /* and a second solve, from the solved pose */
+        c = counted(b, &o);
+        cr_assert_eq(c, 0, "%s with %d threads (second solve): %ld allocator calls", cik_backend_name(be),
+                     threads[t], c);
     }
     /* refusals allocate nothing either */
     cik_options bad = t_options(CIK_BACKEND_AUTO, 1);
@@ -140,9 +136,9 @@ Test(alloc, solve_allocates_nothing)
 enum { HF_N = 33 };
 static float hf_heights[HF_N * HF_N];
 
-/* Frames of a crowd on every backend, one and two threads; returns the
+/* Frames of a crowd on backend `be`, one and two threads; returns the
  * frames checked. */
-static int foot_frames(int characters)
+static int foot_frames(int characters, cik_backend be)
 {
     cik_foot_leg legs[2];
     legs_adult(1.0f, legs);
@@ -184,24 +180,20 @@ static int foot_frames(int characters)
     cr_assert_eq(cik_foot_crowd_frame(crowd, &hf, &o), CIK_OK);
     cr_assert_eq(cik_foot_crowd_solve(crowd, &o), CIK_OK);
     int checked = 0;
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        for (int threads = 1; threads <= 2; ++threads) {
-            o = cik_foot_default_options();
-            o.solver.backend = be;
-            o.solver.threads = threads;
-            for (int frame = 0; frame < 2; ++frame) {
-                atomic_store(&calls, 0);
-                atomic_store(&counting, 1);
-                cik_status s = cik_foot_crowd_frame(crowd, &hf, &o);
-                atomic_store(&counting, 0);
-                cr_assert_eq(s, CIK_OK, "%s: frame refused", cik_backend_name(be));
-                long c = atomic_load(&calls);
-                cr_assert_eq(c, 0, "%s with %d threads, frame %d: %ld allocator calls during cik_foot_crowd_frame",
-                             cik_backend_name(be), threads, frame, c);
-                ++checked;
-            }
+    for (int threads = 1; threads <= 2; ++threads) {
+        o = cik_foot_default_options();
+        o.solver.backend = be;
+        o.solver.threads = threads;
+        for (int frame = 0; frame < 2; ++frame) {
+            atomic_store(&calls, 0);
+            atomic_store(&counting, 1);
+            cik_status s = cik_foot_crowd_frame(crowd, &hf, &o);
+            atomic_store(&counting, 0);
+            cr_assert_eq(s, CIK_OK, "%s: frame refused", cik_backend_name(be));
+            long c = atomic_load(&calls);
+            cr_assert_eq(c, 0, "%s with %d threads, frame %d: %ld allocator calls during cik_foot_crowd_frame",
+                         cik_backend_name(be), threads, frame, c);
+            ++checked;
         }
     }
     /* the stages one by one, and a refused frame */
@@ -221,14 +213,15 @@ static int foot_frames(int characters)
     return checked;
 }
 
-Test(alloc, foot_frame_allocates_nothing)
+T_BACKEND_TEST(alloc, foot_frame_allocates_nothing)
 {
     /* 600 feet: the frame runs on the calling thread (a staged solve on
      * two); 2200 feet: the frame runs on two threads */
     const int sizes[] = {300, 1100};
     for (int k = 0; k < 2; ++k) {
-        int checked = foot_frames(sizes[k]);
-        cr_log_info("alloc: %d foot-placement frames of %d characters made no allocator call", checked, sizes[k]);
+        int checked = foot_frames(sizes[k], be);
+        cr_log_info("alloc: %s: %d foot-placement frames of %d characters made no allocator call",
+                    cik_backend_name(be), checked, sizes[k]);
     }
 }
 

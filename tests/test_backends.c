@@ -40,64 +40,57 @@ static cik_batch *solved(wl_kind kind, uint64_t seed, int n, int J, cik_backend 
     return b;
 }
 
-Test(backends, one_pass_lockstep_with_reference)
+T_KERNEL_TEST(backends, one_pass_lockstep_with_reference)
 {
     const int n = 300;
-    for (int bi = 1; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        double worst = 0;
-        long chains = 0, over = 0;
-        for (int ci = 0; ci < CASE_COUNT; ++ci) {
-            if (cases[ci].hard) continue; /* discontinuities (half turns) are not lockstep material */
-            int lo, hi;
-            joint_range(cases[ci].kind, &lo, &hi);
-            for (int J = lo; J <= hi; ++J) {
-                uint64_t seed = 500 + (uint64_t)J;
-                cik_batch *ref = solved(cases[ci].kind, seed, n, J, CIK_BACKEND_REFERENCE, 1);
-                cik_batch *got = solved(cases[ci].kind, seed, n, J, be, 1);
-                for (int i = 0; i < n; ++i) {
-                    cik_chain c;
-                    cik_vec3 er, eg;
-                    cr_assert_eq(cik_batch_get_chain(ref, i, &c), CIK_OK);
-                    cr_assert_eq(cik_batch_forward(ref, i, NULL, &er), CIK_OK);
-                    cr_assert_eq(cik_batch_forward(got, i, NULL, &eg), CIK_OK);
-                    double reach = t_reach(&c), scale = reach > 1 ? reach : 1, d = t_dist(er, eg) / scale;
-                    if (d > worst) worst = d;
-                    if (d > 1e-5) {
-                        ++over;
-                        cr_log_info("%s vs reference, %s J=%d chain %d: effectors %.3g x max(1, reach) apart after "
-                                    "one pass (reach %.3g)",
-                                    cik_backend_name(be), wl_name(cases[ci].kind), J, i, d, reach);
-                    }
-                    cr_assert_leq(d, 1e-4, "%s vs reference, %s J=%d chain %d: effectors %.3g apart after one pass",
-                                  cik_backend_name(be), wl_name(cases[ci].kind), J, i, d * scale);
-                    ++chains;
+    double worst = 0;
+    long chains = 0, over = 0;
+    for (int ci = 0; ci < CASE_COUNT; ++ci) {
+        if (cases[ci].hard) continue; /* discontinuities (half turns) are not lockstep material */
+        int lo, hi;
+        joint_range(cases[ci].kind, &lo, &hi);
+        for (int J = lo; J <= hi; ++J) {
+            uint64_t seed = 500 + (uint64_t)J;
+            cik_batch *ref = solved(cases[ci].kind, seed, n, J, CIK_BACKEND_REFERENCE, 1);
+            cik_batch *got = solved(cases[ci].kind, seed, n, J, be, 1);
+            for (int i = 0; i < n; ++i) {
+                cik_chain c;
+                cik_vec3 er, eg;
+                cr_assert_eq(cik_batch_get_chain(ref, i, &c), CIK_OK);
+                cr_assert_eq(cik_batch_forward(ref, i, NULL, &er), CIK_OK);
+                cr_assert_eq(cik_batch_forward(got, i, NULL, &eg), CIK_OK);
+                double reach = t_reach(&c), scale = reach > 1 ? reach : 1, d = t_dist(er, eg) / scale;
+                if (d > worst) worst = d;
+                if (d > 1e-5) {
+                    ++over;
+                    cr_log_info("%s vs reference, %s J=%d chain %d: effectors %.3g x max(1, reach) apart after "
+                                "one pass (reach %.3g)",
+                                cik_backend_name(be), wl_name(cases[ci].kind), J, i, d, reach);
                 }
-                cik_batch_destroy(ref);
-                cik_batch_destroy(got);
+                cr_assert_leq(d, 1e-4, "%s vs reference, %s J=%d chain %d: effectors %.3g apart after one pass",
+                              cik_backend_name(be), wl_name(cases[ci].kind), J, i, d * scale);
+                ++chains;
             }
+            cik_batch_destroy(ref);
+            cik_batch_destroy(got);
         }
-        cr_log_info("lockstep %s: %ld chains, worst effector deviation %.3g x max(1, reach), %ld over 1e-5",
-                    cik_backend_name(be), chains, worst, over);
-        /* SPEC: within 1e-5 after one pass. A few ill-conditioned chains (a
-         * joint close to the effector or the target amplifies rounding
-         * through the steps above it) come out up to a few 1e-5 apart: at
-         * most 0.1 percent of chains may, and none beyond 1e-4. */
-        cr_assert_leq((double)over, 0.001 * (double)chains, "%s: %ld of %ld chains beyond 1e-5 after one pass",
-                      cik_backend_name(be), over, chains);
     }
+    cr_log_info("lockstep %s: %ld chains, worst effector deviation %.3g x max(1, reach), %ld over 1e-5",
+                cik_backend_name(be), chains, worst, over);
+    /* SPEC: within 1e-5 after one pass. A few ill-conditioned chains (a
+     * joint close to the effector or the target amplifies rounding
+     * through the steps above it) come out up to a few 1e-5 apart: at
+     * most 0.1 percent of chains may, and none beyond 1e-4. */
+    cr_assert_leq((double)over, 0.001 * (double)chains, "%s: %ld of %ld chains beyond 1e-5 after one pass",
+                  cik_backend_name(be), over, chains);
 }
 
-Test(backends, full_solves_agree_with_reference)
+T_KERNEL_TEST(backends, full_solves_agree_with_reference)
 {
     const int n = 400;
-    for (int bi = 1; bi < 2 * T_BACKEND_COUNT; ++bi) {
-        if (bi == T_BACKEND_COUNT) continue;
+    for (int plain = 0; plain < 2; ++plain) {
         /* first the defaults, then plain CCD */
-        plain_ccd = bi > T_BACKEND_COUNT;
-        cik_backend be = t_backends[bi % T_BACKEND_COUNT];
-        if (!t_backend_usable(be)) continue;
+        plain_ccd = plain;
         for (int ci = 0; ci < CASE_COUNT; ++ci) {
             wl_kind kind = cases[ci].kind;
             int lo, hi;
@@ -162,33 +155,29 @@ Test(backends, full_solves_agree_with_reference)
     }
 }
 
-Test(backends, thread_count_does_not_change_bits)
+T_BACKEND_TEST(backends, thread_count_does_not_change_bits)
 {
     const int n = 2500, J = 6;
     const int threads[] = {1, 2, 3, 7, 0};
     const wl_kind kinds[] = {WL_RANDOM, WL_RANDOM_HARD};
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        for (int k = 0; k < 2; ++k) {
-            t_solution first = {0, 0, NULL, NULL};
-            for (int t = 0; t < 5; ++t) {
-                cik_batch *b = t_workload_batch(kinds[k], 31, n, J);
-                cik_options o = t_options(be, threads[t]);
-                cr_assert_eq(cik_solve(b, &o), CIK_OK);
-                t_solution s = t_capture(b);
-                cik_batch_destroy(b);
-                if (t == 0) {
-                    first = s;
-                    continue;
-                }
-                for (int i = 0; i < n; ++i)
-                    cr_assert(t_same_chain(&s, i, &first, i), "%s %s: chain %d differs between 1 and %d threads",
-                              cik_backend_name(be), wl_name(kinds[k]), i, threads[t]);
-                t_release(&s);
+    for (int k = 0; k < 2; ++k) {
+        t_solution first = {0, 0, NULL, NULL};
+        for (int t = 0; t < 5; ++t) {
+            cik_batch *b = t_workload_batch(kinds[k], 31, n, J);
+            cik_options o = t_options(be, threads[t]);
+            cr_assert_eq(cik_solve(b, &o), CIK_OK);
+            t_solution s = t_capture(b);
+            cik_batch_destroy(b);
+            if (t == 0) {
+                first = s;
+                continue;
             }
-            t_release(&first);
+            for (int i = 0; i < n; ++i)
+                cr_assert(t_same_chain(&s, i, &first, i), "%s %s: chain %d differs between 1 and %d threads",
+                          cik_backend_name(be), wl_name(kinds[k]), i, threads[t]);
+            t_release(&s);
         }
+        t_release(&first);
     }
 }
 
@@ -203,52 +192,48 @@ static int same_bits(const t_solution *a, int i, const t_solution *b, int k)
     return 1;
 }
 
-Test(backends, batch_position_and_size_do_not_change_bits)
+T_BACKEND_TEST(backends, batch_position_and_size_do_not_change_bits)
 {
     const int sizes[] = {1, 3, 17, 1000};
     const wl_kind kinds[] = {WL_RANDOM, WL_RANDOM_HARD, WL_LEGS};
     const int chains[] = {0, 5, 123, 999}; /* workload indices placed */
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        for (int k = 0; k < 3; ++k) {
-            int J = wl_joint_count(kinds[k], 5);
-            for (int ci = 0; ci < 4; ++ci) {
-                int idx = chains[ci];
-                t_solution first = {0, 0, NULL, NULL};
-                int first_pos = 0, have = 0;
-                for (int si = 0; si < 4; ++si) {
-                    int n = sizes[si];
-                    /* two positions per size: the first and one in the middle or the end */
-                    int positions[2] = {(idx * 7 + 1) % n, n - 1};
-                    for (int pi = 0; pi < 2; ++pi) {
-                        int p = positions[pi];
-                        cik_batch *b = NULL;
-                        cr_assert_eq(cik_batch_create(n, J, &b), CIK_OK);
-                        for (int i = 0; i < n; ++i) {
-                            cik_chain c;
-                            /* other slots hold other chains of the same workload */
-                            wl_chain(kinds[k], 64, i == p ? idx : 5000 + i * 3 + si, J, &c);
-                            cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
-                        }
-                        cik_options o = t_options(be, 0);
-                        cr_assert_eq(cik_solve(b, &o), CIK_OK);
-                        t_solution s = t_capture(b);
-                        cik_batch_destroy(b);
-                        if (!have) {
-                            first = s;
-                            first_pos = p;
-                            have = 1;
-                            continue;
-                        }
-                        cr_assert(same_bits(&s, p, &first, first_pos),
-                                  "%s %s chain %d: at position %d of %d it differs from alone", cik_backend_name(be),
-                                  wl_name(kinds[k]), idx, p, n);
-                        t_release(&s);
+    for (int k = 0; k < 3; ++k) {
+        int J = wl_joint_count(kinds[k], 5);
+        for (int ci = 0; ci < 4; ++ci) {
+            int idx = chains[ci];
+            t_solution first = {0, 0, NULL, NULL};
+            int first_pos = 0, have = 0;
+            for (int si = 0; si < 4; ++si) {
+                int n = sizes[si];
+                /* two positions per size: the first and one in the middle or the end */
+                int positions[2] = {(idx * 7 + 1) % n, n - 1};
+                for (int pi = 0; pi < 2; ++pi) {
+                    int p = positions[pi];
+                    cik_batch *b = NULL;
+                    cr_assert_eq(cik_batch_create(n, J, &b), CIK_OK);
+                    for (int i = 0; i < n; ++i) {
+                        cik_chain c;
+                        /* other slots hold other chains of the same workload */
+                        wl_chain(kinds[k], 64, i == p ? idx : 5000 + i * 3 + si, J, &c);
+                        cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
                     }
+                    cik_options o = t_options(be, 0);
+                    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+                    t_solution s = t_capture(b);
+                    cik_batch_destroy(b);
+                    if (!have) {
+                        first = s;
+                        first_pos = p;
+                        have = 1;
+                        continue;
+                    }
+                    cr_assert(same_bits(&s, p, &first, first_pos),
+                              "%s %s chain %d: at position %d of %d it differs from alone", cik_backend_name(be),
+                              wl_name(kinds[k]), idx, p, n);
+                    t_release(&s);
                 }
-                t_release(&first);
             }
+            t_release(&first);
         }
     }
 }
@@ -260,35 +245,31 @@ Test(backends, batch_position_and_size_do_not_change_bits)
  * the bits do not depend on the batch position. (A kernel once flipped every
  * lane of a group holding any limited lane.)
  */
-Test(backends, unlimited_joint_sign_independent_of_neighbours)
+T_BACKEND_TEST(backends, unlimited_joint_sign_independent_of_neighbours)
 {
     cik_chain free_chain, limited;
     t_sign_pair(&free_chain, &limited);
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        cik_quat alone, mixed;
-        cik_batch *b = NULL;
-        cr_assert_eq(cik_batch_create(1, 1, &b), CIK_OK);
-        cr_assert_eq(cik_batch_set_chain(b, 0, &free_chain), CIK_OK);
-        cik_options o = t_plain_options(be, 1);
-        cr_assert_eq(cik_solve(b, &o), CIK_OK);
-        cr_assert_eq(cik_batch_get_rotation(b, 0, 0, &alone), CIK_OK);
-        cik_batch_destroy(b);
-        cr_assert_eq(cik_batch_create(2, 1, &b), CIK_OK);
-        cr_assert_eq(cik_batch_set_chain(b, 0, &limited), CIK_OK);
-        cr_assert_eq(cik_batch_set_chain(b, 1, &free_chain), CIK_OK);
-        cr_assert_eq(cik_solve(b, &o), CIK_OK);
-        cr_assert_eq(cik_batch_get_rotation(b, 1, 0, &mixed), CIK_OK);
-        cik_batch_destroy(b);
-        cr_log_info("%s: unlimited joint alone (%.6g %.6g %.6g %.6g), next to a hinge (%.6g %.6g %.6g %.6g)",
-                    cik_backend_name(be), alone.x, alone.y, alone.z, alone.w, mixed.x, mixed.y, mixed.z, mixed.w);
-        cr_expect_eq(memcmp(&alone, &mixed, sizeof alone), 0,
-                     "%s: unlimited joint's rotation (%.6g %.6g %.6g %.6g) alone becomes (%.6g %.6g %.6g %.6g) "
-                     "when a limited chain shares its group",
-                     cik_backend_name(be), alone.x, alone.y, alone.z, alone.w, mixed.x, mixed.y, mixed.z, mixed.w);
-        /* the reference's sign: an unlimited joint is never flipped */
-        cr_expect_lt(alone.w, 0.0f, "%s: alone, w = %g (the start pose turned on past pi keeps w < 0)",
-                     cik_backend_name(be), alone.w);
-    }
+    cik_quat alone, mixed;
+    cik_batch *b = NULL;
+    cr_assert_eq(cik_batch_create(1, 1, &b), CIK_OK);
+    cr_assert_eq(cik_batch_set_chain(b, 0, &free_chain), CIK_OK);
+    cik_options o = t_plain_options(be, 1);
+    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+    cr_assert_eq(cik_batch_get_rotation(b, 0, 0, &alone), CIK_OK);
+    cik_batch_destroy(b);
+    cr_assert_eq(cik_batch_create(2, 1, &b), CIK_OK);
+    cr_assert_eq(cik_batch_set_chain(b, 0, &limited), CIK_OK);
+    cr_assert_eq(cik_batch_set_chain(b, 1, &free_chain), CIK_OK);
+    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+    cr_assert_eq(cik_batch_get_rotation(b, 1, 0, &mixed), CIK_OK);
+    cik_batch_destroy(b);
+    cr_log_info("%s: unlimited joint alone (%.6g %.6g %.6g %.6g), next to a hinge (%.6g %.6g %.6g %.6g)",
+                cik_backend_name(be), alone.x, alone.y, alone.z, alone.w, mixed.x, mixed.y, mixed.z, mixed.w);
+    cr_expect_eq(memcmp(&alone, &mixed, sizeof alone), 0,
+                 "%s: unlimited joint's rotation (%.6g %.6g %.6g %.6g) alone becomes (%.6g %.6g %.6g %.6g) "
+                 "when a limited chain shares its group",
+                 cik_backend_name(be), alone.x, alone.y, alone.z, alone.w, mixed.x, mixed.y, mixed.z, mixed.w);
+    /* the reference's sign: an unlimited joint is never flipped */
+    cr_expect_lt(alone.w, 0.0f, "%s: alone, w = %g (the start pose turned on past pi keeps w < 0)",
+                 cik_backend_name(be), alone.w);
 }

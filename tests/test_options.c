@@ -16,31 +16,27 @@ static double angle_between(cik_quat a, cik_quat b)
     return 2.0 * acos(w > 1.0 ? 1.0 : w);
 }
 
-Test(options, zero_means_plain_ccd_bit_for_bit)
+T_BACKEND_TEST(options, zero_means_plain_ccd_bit_for_bit)
 {
     /* gain 1 and weights 1 are what 0 means: same bits; limb and hinge-aware
      * off, no cap: the plain semantics */
     static const wl_kind kinds[] = {WL_LEGS, WL_SPINE, WL_RANDOM};
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        for (int k = 0; k < 3; ++k) {
-            cik_batch *a = t_workload_batch(kinds[k], 7, 300, 4);
-            cik_batch *b = t_workload_batch(kinds[k], 7, 300, 4);
-            cik_options plain = t_plain_options(be, 1), ones = plain;
-            ones.gain = 1.0f;
-            for (int j = 0; j < CIK_MAX_JOINTS; ++j) ones.weight[j] = 1.0f;
-            solve_ok(a, &plain);
-            solve_ok(b, &ones);
-            t_solution sa = t_capture(a), sb = t_capture(b);
-            for (int i = 0; i < 300; ++i)
-                cr_assert(t_same_chain(&sa, i, &sb, i), "%s %s chain %d: gain/weight 1 differs from 0",
-                          cik_backend_name(be), wl_name(kinds[k]), i);
-            t_release(&sa);
-            t_release(&sb);
-            cik_batch_destroy(a);
-            cik_batch_destroy(b);
-        }
+    for (int k = 0; k < 3; ++k) {
+        cik_batch *a = t_workload_batch(kinds[k], 7, 300, 4);
+        cik_batch *b = t_workload_batch(kinds[k], 7, 300, 4);
+        cik_options plain = t_plain_options(be, 1), ones = plain;
+        ones.gain = 1.0f;
+        for (int j = 0; j < CIK_MAX_JOINTS; ++j) ones.weight[j] = 1.0f;
+        solve_ok(a, &plain);
+        solve_ok(b, &ones);
+        t_solution sa = t_capture(a), sb = t_capture(b);
+        for (int i = 0; i < 300; ++i)
+            cr_assert(t_same_chain(&sa, i, &sb, i), "%s %s chain %d: gain/weight 1 differs from 0",
+                      cik_backend_name(be), wl_name(kinds[k]), i);
+        t_release(&sa);
+        t_release(&sb);
+        cik_batch_destroy(a);
+        cik_batch_destroy(b);
     }
 }
 
@@ -70,8 +66,7 @@ Test(options, bad_values_refused_and_nothing_changes)
     t_release(&before);
     t_release(&after);
 
-    /* a bad pole is refused by the setter, and makes a chain SKIPPED on the
-     * bulk path */
+    /* a bad pole is refused by the setter */
     cik_chain c;
     cr_assert_eq(cik_batch_get_chain(b, 0, &c), CIK_OK);
     c.pole_weight = 1.5f;
@@ -79,179 +74,166 @@ Test(options, bad_values_refused_and_nothing_changes)
     c.pole_weight = 1.0f;
     c.pole.y = NAN;
     cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_ERROR_NON_FINITE);
+    cik_batch_destroy(b);
+}
+
+/* A bad pole written on the bulk path makes its chain SKIPPED. */
+T_BACKEND_TEST(options, bad_pole_on_the_bulk_path_is_skipped)
+{
+    cik_batch *b = t_workload_batch(WL_LEGS, 3, 40, 3);
     cik_streams s;
     cr_assert_eq(cik_batch_streams(b, &s), CIK_OK);
     s.pole_weight[5] = -0.5f;
     s.pole_x[6] = INFINITY;
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        if (!t_backend_usable(t_backends[bi])) continue;
-        cik_options o = t_options(t_backends[bi], 1);
-        solve_ok(b, &o);
-        for (int i = 5; i <= 6; ++i) {
-            cik_result r;
-            cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
-            cr_assert_eq(r.flags, CIK_RESULT_SKIPPED, "%s: chain %d with a bad pole not skipped",
-                         cik_backend_name(t_backends[bi]), i);
-        }
+    cik_options o = t_options(be, 1);
+    solve_ok(b, &o);
+    for (int i = 5; i <= 6; ++i) {
+        cik_result r;
+        cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
+        cr_assert_eq(r.flags, CIK_RESULT_SKIPPED, "%s: chain %d with a bad pole not skipped", cik_backend_name(be), i);
     }
     cik_batch_destroy(b);
 }
 
 /* Legs with limits, foot-placement-like targets: the acceptance. */
-Test(options, limb_mode_lands_legs_in_one_pass)
+T_BACKEND_TEST(options, limb_mode_lands_legs_in_one_pass)
 {
     const int n = 10000;
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        cik_batch *b = t_workload_batch(WL_LEGS, 11, n, 3);
-        cik_batch *moved = t_workload_batch(WL_LEGS, 11, n, 3);
-        cik_batch *start = t_workload_batch(WL_LEGS, 11, n, 3);
-        /* the same legs with every target moved 5 mm */
-        wl_rng rng;
-        wl_seed(&rng, 99);
-        cik_streams s;
-        cr_assert_eq(cik_batch_streams(moved, &s), CIK_OK);
-        for (int i = 0; i < n; ++i) {
-            float x = wl_uniform(&rng, -1, 1), y = wl_uniform(&rng, -1, 1), z = wl_uniform(&rng, -1, 1);
-            float k = 0.005f / sqrtf(x * x + y * y + z * z + 1e-12f);
-            s.target_x[i] += x * k;
-            s.target_y[i] += y * k;
-            s.target_z[i] += z * k;
-        }
-        cik_options o = t_options(be, 1);
-        solve_ok(b, &o);
-        solve_ok(moved, &o);
-        long within2 = 0, within5 = 0, passes = 0, violations = 0;
-        double *jit = malloc(sizeof(double) * (size_t)n);
-        cr_assert_not_null(jit);
-        for (int i = 0; i < n; ++i) {
-            cik_result r;
-            cik_chain c, cm;
-            cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
-            cr_assert_eq(cik_batch_get_chain(b, i, &c), CIK_OK);
-            cr_assert_eq(cik_batch_get_chain(moved, i, &cm), CIK_OK);
-            int conv = (r.flags & CIK_RESULT_CONVERGED) != 0;
-            within2 += conv && r.iterations <= 2;
-            within5 += conv && r.iterations <= 5;
-            passes += r.iterations;
-            /* limits: hinge knee in range and on its axis, hip and ankle
-             * swing and twist in range */
-            double knee = t_angle_about(c.rotation[1], c.limit[1].axis);
-            double off = fabs(c.rotation[1].y) + fabs(c.rotation[1].z);
-            int bad = !t_angle_in(knee, c.limit[1].min_angle, c.limit[1].max_angle, 1e-4) || off > 1e-4;
-            for (int j = 0; j < 3; j += 2) {
-                double tw, sw;
-                t_swing_twist(c.rotation[j], c.limit[j].axis, &tw, &sw);
-                bad |= !t_angle_in(tw, c.limit[j].min_angle, c.limit[j].max_angle, 1e-4) ||
-                       sw > c.limit[j].swing_max + 1e-4;
-            }
-            violations += bad;
-            double worst = 0;
-            for (int j = 0; j < 3; ++j) {
-                double a = angle_between(c.rotation[j], cm.rotation[j]);
-                worst = a > worst ? a : worst;
-            }
-            jit[i] = worst * 180.0 / M_PI;
-        }
-        /* p99 of the pose change */
-        int above4 = 0;
-        for (int i = 0; i < n; ++i) above4 += jit[i] > 4.0;
-        free(jit);
-        cr_log_info("%s legs, defaults: %.2f%% within 2 passes, %.2f%% within 5, mean passes %.3f, %ld limit "
-                    "violations, %.2f%% of 5 mm moves change the pose by more than 4 degrees",
-                    cik_backend_name(be), 100.0 * within2 / n, 100.0 * within5 / n, (double)passes / n, violations,
-                    100.0 * above4 / n);
-        cr_assert_geq(within2 * 1000, 999L * n, "%s: %ld of %d within 2 passes", cik_backend_name(be), within2, n);
-        cr_assert_eq(within5, n, "%s: %ld of %d within 5 passes", cik_backend_name(be), within5, n);
-        cr_assert_leq((double)passes / n, 1.5);
-        cr_assert_eq(violations, 0);
-        cr_assert_leq(above4 * 100, n, "%s: pose change p99 above 4 degrees", cik_backend_name(be));
-        cik_batch_destroy(b);
-        cik_batch_destroy(moved);
-        cik_batch_destroy(start);
+    cik_batch *b = t_workload_batch(WL_LEGS, 11, n, 3);
+    cik_batch *moved = t_workload_batch(WL_LEGS, 11, n, 3);
+    cik_batch *start = t_workload_batch(WL_LEGS, 11, n, 3);
+    /* the same legs with every target moved 5 mm */
+    wl_rng rng;
+    wl_seed(&rng, 99);
+    cik_streams s;
+    cr_assert_eq(cik_batch_streams(moved, &s), CIK_OK);
+    for (int i = 0; i < n; ++i) {
+        float x = wl_uniform(&rng, -1, 1), y = wl_uniform(&rng, -1, 1), z = wl_uniform(&rng, -1, 1);
+        float k = 0.005f / sqrtf(x * x + y * y + z * z + 1e-12f);
+        s.target_x[i] += x * k;
+        s.target_y[i] += y * k;
+        s.target_z[i] += z * k;
     }
+    cik_options o = t_options(be, 1);
+    solve_ok(b, &o);
+    solve_ok(moved, &o);
+    long within2 = 0, within5 = 0, passes = 0, violations = 0;
+    double *jit = malloc(sizeof(double) * (size_t)n);
+    cr_assert_not_null(jit);
+    for (int i = 0; i < n; ++i) {
+        cik_result r;
+        cik_chain c, cm;
+        cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
+        cr_assert_eq(cik_batch_get_chain(b, i, &c), CIK_OK);
+        cr_assert_eq(cik_batch_get_chain(moved, i, &cm), CIK_OK);
+        int conv = (r.flags & CIK_RESULT_CONVERGED) != 0;
+        within2 += conv && r.iterations <= 2;
+        within5 += conv && r.iterations <= 5;
+        passes += r.iterations;
+        /* limits: hinge knee in range and on its axis, hip and ankle
+         * swing and twist in range */
+        double knee = t_angle_about(c.rotation[1], c.limit[1].axis);
+        double off = fabs(c.rotation[1].y) + fabs(c.rotation[1].z);
+        int bad = !t_angle_in(knee, c.limit[1].min_angle, c.limit[1].max_angle, 1e-4) || off > 1e-4;
+        for (int j = 0; j < 3; j += 2) {
+            double tw, sw;
+            t_swing_twist(c.rotation[j], c.limit[j].axis, &tw, &sw);
+            bad |= !t_angle_in(tw, c.limit[j].min_angle, c.limit[j].max_angle, 1e-4) ||
+                   sw > c.limit[j].swing_max + 1e-4;
+        }
+        violations += bad;
+        double worst = 0;
+        for (int j = 0; j < 3; ++j) {
+            double a = angle_between(c.rotation[j], cm.rotation[j]);
+            worst = a > worst ? a : worst;
+        }
+        jit[i] = worst * 180.0 / M_PI;
+    }
+    /* p99 of the pose change */
+    int above4 = 0;
+    for (int i = 0; i < n; ++i) above4 += jit[i] > 4.0;
+    free(jit);
+    cr_log_info("%s legs, defaults: %.2f%% within 2 passes, %.2f%% within 5, mean passes %.3f, %ld limit "
+                "violations, %.2f%% of 5 mm moves change the pose by more than 4 degrees",
+                cik_backend_name(be), 100.0 * within2 / n, 100.0 * within5 / n, (double)passes / n, violations,
+                100.0 * above4 / n);
+    cr_assert_geq(within2 * 1000, 999L * n, "%s: %ld of %d within 2 passes", cik_backend_name(be), within2, n);
+    cr_assert_eq(within5, n, "%s: %ld of %d within 5 passes", cik_backend_name(be), within5, n);
+    cr_assert_leq((double)passes / n, 1.5);
+    cr_assert_eq(violations, 0);
+    cr_assert_leq(above4 * 100, n, "%s: pose change p99 above 4 degrees", cik_backend_name(be));
+    cik_batch_destroy(b);
+    cik_batch_destroy(moved);
+    cik_batch_destroy(start);
 }
 
 /* Limb mode is the first pass, whatever the pass limit: with one pass
  * allowed every backend still lands the legs (the vector kernels take
  * another path when no group can stop early for regrouping). */
-Test(options, limb_mode_with_a_one_pass_limit)
+T_BACKEND_TEST(options, limb_mode_with_a_one_pass_limit)
 {
     const int n = 1000;
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        for (int limit = 1; limit <= 4; limit += 3) {
-            cik_batch *b = t_workload_batch(WL_LEGS, 11, n, 3);
-            cik_options o = t_options(be, 1);
-            o.max_iterations = limit;
-            solve_ok(b, &o);
-            int converged = 0;
-            for (int i = 0; i < n; ++i) {
-                cik_result r;
-                cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
-                converged += (r.flags & CIK_RESULT_CONVERGED) != 0 && r.iterations == 1;
-            }
-            cr_assert_geq(converged, n - 1, "%s, at most %d passes: %d of %d legs converged in one pass",
-                          cik_backend_name(be), limit, converged, n);
-            cik_batch_destroy(b);
-        }
-    }
-}
-
-Test(options, limb_mode_from_the_bind_pose)
-{
-    /* straight legs (every rotation identity): the knee's first-order effect
-     * on the distance is zero, the middle joint still closes it */
-    const int n = 4000;
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        cik_batch *b = t_workload_batch(WL_LEGS, 5, n, 3);
-        cik_streams s;
-        cr_assert_eq(cik_batch_streams(b, &s), CIK_OK);
-        for (int j = 0; j < 3; ++j)
-            for (int i = 0; i < n; ++i) {
-                s.rotation_x[j][i] = s.rotation_y[j][i] = s.rotation_z[j][i] = 0.0f;
-                s.rotation_w[j][i] = 1.0f;
-            }
+    for (int limit = 1; limit <= 4; limit += 3) {
+        cik_batch *b = t_workload_batch(WL_LEGS, 11, n, 3);
         cik_options o = t_options(be, 1);
+        o.max_iterations = limit;
         solve_ok(b, &o);
-        long conv = 0;
+        int converged = 0;
         for (int i = 0; i < n; ++i) {
             cik_result r;
             cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
-            conv += (r.flags & CIK_RESULT_CONVERGED) && r.iterations <= 2;
+            converged += (r.flags & CIK_RESULT_CONVERGED) != 0 && r.iterations == 1;
         }
-        cr_log_info("%s legs from the bind pose: %.2f%% within 2 passes", cik_backend_name(be), 100.0 * conv / n);
-        cr_assert_geq(conv * 1000, 995L * n);
+        cr_assert_geq(converged, n - 1, "%s, at most %d passes: %d of %d legs converged in one pass",
+                      cik_backend_name(be), limit, converged, n);
         cik_batch_destroy(b);
     }
 }
 
-Test(options, limb_mode_leaves_other_chains_alone)
+T_BACKEND_TEST(options, limb_mode_from_the_bind_pose)
+{
+    /* straight legs (every rotation identity): the knee's first-order effect
+     * on the distance is zero, the middle joint still closes it */
+    const int n = 4000;
+    cik_batch *b = t_workload_batch(WL_LEGS, 5, n, 3);
+    cik_streams s;
+    cr_assert_eq(cik_batch_streams(b, &s), CIK_OK);
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < n; ++i) {
+            s.rotation_x[j][i] = s.rotation_y[j][i] = s.rotation_z[j][i] = 0.0f;
+            s.rotation_w[j][i] = 1.0f;
+        }
+    cik_options o = t_options(be, 1);
+    solve_ok(b, &o);
+    long conv = 0;
+    for (int i = 0; i < n; ++i) {
+        cik_result r;
+        cr_assert_eq(cik_batch_result(b, i, &r), CIK_OK);
+        conv += (r.flags & CIK_RESULT_CONVERGED) && r.iterations <= 2;
+    }
+    cr_log_info("%s legs from the bind pose: %.2f%% within 2 passes", cik_backend_name(be), 100.0 * conv / n);
+    cr_assert_geq(conv * 1000, 995L * n);
+    cik_batch_destroy(b);
+}
+
+T_BACKEND_TEST(options, limb_mode_leaves_other_chains_alone)
 {
     /* spines are not limb-shaped: limb on or off, the same bits */
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        static const wl_kind kinds[] = {WL_SPINE, WL_LEGS_NO_LIMITS};
-        for (int k = 0; k < 2; ++k) {
-            cik_batch *a = t_workload_batch(kinds[k], 2, 500, 0), *b = t_workload_batch(kinds[k], 2, 500, 0);
-            cik_options on = t_options(be, 1), off = on;
-            off.limb = CIK_LIMB_OFF;
-            solve_ok(a, &on);
-            solve_ok(b, &off);
-            t_solution sa = t_capture(a), sb = t_capture(b);
-            for (int i = 0; i < 500; ++i)
-                cr_assert(t_same_chain(&sa, i, &sb, i), "%s %s chain %d changed by limb mode", cik_backend_name(be),
-                          wl_name(kinds[k]), i);
-            t_release(&sa);
-            t_release(&sb);
-            cik_batch_destroy(a);
-            cik_batch_destroy(b);
-        }
+    static const wl_kind kinds[] = {WL_SPINE, WL_LEGS_NO_LIMITS};
+    for (int k = 0; k < 2; ++k) {
+        cik_batch *a = t_workload_batch(kinds[k], 2, 500, 0), *b = t_workload_batch(kinds[k], 2, 500, 0);
+        cik_options on = t_options(be, 1), off = on;
+        off.limb = CIK_LIMB_OFF;
+        solve_ok(a, &on);
+        solve_ok(b, &off);
+        t_solution sa = t_capture(a), sb = t_capture(b);
+        for (int i = 0; i < 500; ++i)
+            cr_assert(t_same_chain(&sa, i, &sb, i), "%s %s chain %d changed by limb mode", cik_backend_name(be),
+                      wl_name(kinds[k]), i);
+        t_release(&sa);
+        t_release(&sb);
+        cik_batch_destroy(a);
+        cik_batch_destroy(b);
     }
 }
 
@@ -259,47 +241,43 @@ Test(options, limb_mode_leaves_other_chains_alone)
  * +Z), target straight below: without a pole the bend plane is whatever
  * the hip's shortest arcs leave; with a pole ahead (+Z) or to the side (+X)
  * the knee ends on the pole's side. */
-Test(options, pole_sets_the_bend_plane)
+T_BACKEND_TEST(options, pole_sets_the_bend_plane)
 {
-    for (int bi = 0; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        static const float poles[3][3] = {{0, -0.45f, 1}, {1, -0.45f, 0}, {-0.7f, -0.45f, -0.7f}};
-        for (int p = 0; p < 3; ++p) {
-            cik_chain c = t_chain(3);
-            c.offset[1] = t_v3(0, -0.45f, 0);
-            c.offset[2] = t_v3(0, -0.42f, 0);
-            c.effector = t_v3(0, -0.05f, 0);
-            c.limit[0].type = CIK_LIMIT_SWING_TWIST;
-            c.limit[0].axis = t_v3(0, -1, 0);
-            c.limit[0].min_angle = -3.0f;
-            c.limit[0].max_angle = 3.0f;
-            c.limit[0].swing_max = 1.5f;
-            c.limit[1].type = CIK_LIMIT_HINGE;
-            c.limit[1].axis = t_v3(1, 0, 0);
-            c.limit[1].min_angle = 0.0f;
-            c.limit[1].max_angle = 2.6f;
-            c.target = t_v3(0, -0.75f, 0);
-            c.pole = t_v3(poles[p][0], poles[p][1], poles[p][2]);
-            c.pole_weight = 1.0f;
-            cik_batch *b = NULL;
-            cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-            cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
-            cik_options o = t_options(be, 1);
-            solve_ok(b, &o);
-            cik_result r;
-            cik_vec3 P[3];
-            cr_assert_eq(cik_batch_result(b, 0, &r), CIK_OK);
-            cr_assert_eq(cik_batch_forward(b, 0, P, NULL), CIK_OK);
-            cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s pole %d: error %g", cik_backend_name(be), p, r.error);
-            /* the knee's offset from the hip-target line (the Y axis) points
-             * at the pole's horizontal direction */
-            double kx = P[1].x, kz = P[1].z, px = c.pole.x, pz = c.pole.z;
-            double cosang = (kx * px + kz * pz) / (sqrt(kx * kx + kz * kz) * sqrt(px * px + pz * pz));
-            cr_assert_gt(cosang, 0.999, "%s pole %d: knee (%g, %g) not towards the pole (%g, %g)",
-                         cik_backend_name(be), p, kx, kz, px, pz);
-            cik_batch_destroy(b);
-        }
+    static const float poles[3][3] = {{0, -0.45f, 1}, {1, -0.45f, 0}, {-0.7f, -0.45f, -0.7f}};
+    for (int p = 0; p < 3; ++p) {
+        cik_chain c = t_chain(3);
+        c.offset[1] = t_v3(0, -0.45f, 0);
+        c.offset[2] = t_v3(0, -0.42f, 0);
+        c.effector = t_v3(0, -0.05f, 0);
+        c.limit[0].type = CIK_LIMIT_SWING_TWIST;
+        c.limit[0].axis = t_v3(0, -1, 0);
+        c.limit[0].min_angle = -3.0f;
+        c.limit[0].max_angle = 3.0f;
+        c.limit[0].swing_max = 1.5f;
+        c.limit[1].type = CIK_LIMIT_HINGE;
+        c.limit[1].axis = t_v3(1, 0, 0);
+        c.limit[1].min_angle = 0.0f;
+        c.limit[1].max_angle = 2.6f;
+        c.target = t_v3(0, -0.75f, 0);
+        c.pole = t_v3(poles[p][0], poles[p][1], poles[p][2]);
+        c.pole_weight = 1.0f;
+        cik_batch *b = NULL;
+        cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
+        cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
+        cik_options o = t_options(be, 1);
+        solve_ok(b, &o);
+        cik_result r;
+        cik_vec3 P[3];
+        cr_assert_eq(cik_batch_result(b, 0, &r), CIK_OK);
+        cr_assert_eq(cik_batch_forward(b, 0, P, NULL), CIK_OK);
+        cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s pole %d: error %g", cik_backend_name(be), p, r.error);
+        /* the knee's offset from the hip-target line (the Y axis) points
+         * at the pole's horizontal direction */
+        double kx = P[1].x, kz = P[1].z, px = c.pole.x, pz = c.pole.z;
+        double cosang = (kx * px + kz * pz) / (sqrt(kx * kx + kz * kz) * sqrt(px * px + pz * pz));
+        cr_assert_gt(cosang, 0.999, "%s pole %d: knee (%g, %g) not towards the pole (%g, %g)",
+                     cik_backend_name(be), p, kx, kz, px, pz);
+        cik_batch_destroy(b);
     }
 }
 
@@ -334,7 +312,7 @@ Test(options, generic_options_help_spines_and_tails)
 
 /* Every backend against the reference with every generic option on: one
  * pass in lockstep, and the same pass counts after a full solve. */
-Test(options, backends_agree_with_every_option)
+T_KERNEL_TEST(options, backends_agree_with_every_option)
 {
     static const wl_kind kinds[] = {WL_RANDOM, WL_RANDOM_NO_LIMITS, WL_SPINE, WL_LEGS};
     static const int joints[] = {1, 2, 3, 5, 8};
@@ -343,61 +321,57 @@ Test(options, backends_agree_with_every_option)
     custom.max_step = 0.12f;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) custom.weight[j] = 1.0f - 0.04f * (float)j;
     const int n = 400;
-    for (int bi = 1; bi < T_BACKEND_COUNT; ++bi) {
-        cik_backend be = t_backends[bi];
-        if (!t_backend_usable(be)) continue;
-        long chains = 0, over = 0, same = 0, total = 0;
-        for (int k = 0; k < 4; ++k) {
-            for (int ji = 0; ji < 5; ++ji) {
-                int J = joints[ji];
-                if (kinds[k] == WL_SPINE || kinds[k] == WL_LEGS) {
-                    if (ji > 0) continue;
-                    J = 0;
-                }
-                for (int passes = 1; passes <= 10; passes += 9) {
-                    cik_batch *ref = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
-                    cik_batch *got = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
-                    cik_options o = custom;
-                    o.max_iterations = passes;
-                    o.backend = CIK_BACKEND_REFERENCE;
-                    solve_ok(ref, &o);
-                    o.backend = be;
-                    solve_ok(got, &o);
-                    for (int i = 0; i < n; ++i) {
-                        if (passes == 1) {
-                            cik_vec3 er, eg;
-                            cik_chain c;
-                            cik_batch_get_chain(ref, i, &c);
-                            cik_batch_forward(ref, i, NULL, &er);
-                            cik_batch_forward(got, i, NULL, &eg);
-                            double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
-                            double d = t_dist(er, eg) / scale;
-                            over += d > 1e-5;
-                            cr_assert_leq(d, 1e-3, "%s %s J=%d chain %d: %g apart after one pass",
-                                          cik_backend_name(be), wl_name(kinds[k]), J, i, d);
-                            ++chains;
-                        } else {
-                            cik_result rr, rg;
-                            cik_batch_result(ref, i, &rr);
-                            cik_batch_result(got, i, &rg);
-                            /* (a one-joint random chain's target lies
-                             * exactly at its reach: UNREACHABLE is a coin
-                             * toss there, so only CONVERGED is compared) */
-                            same += rr.iterations == rg.iterations &&
-                                    (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
-                            ++total;
-                        }
+    long chains = 0, over = 0, same = 0, total = 0;
+    for (int k = 0; k < 4; ++k) {
+        for (int ji = 0; ji < 5; ++ji) {
+            int J = joints[ji];
+            if (kinds[k] == WL_SPINE || kinds[k] == WL_LEGS) {
+                if (ji > 0) continue;
+                J = 0;
+            }
+            for (int passes = 1; passes <= 10; passes += 9) {
+                cik_batch *ref = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
+                cik_batch *got = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
+                cik_options o = custom;
+                o.max_iterations = passes;
+                o.backend = CIK_BACKEND_REFERENCE;
+                solve_ok(ref, &o);
+                o.backend = be;
+                solve_ok(got, &o);
+                for (int i = 0; i < n; ++i) {
+                    if (passes == 1) {
+                        cik_vec3 er, eg;
+                        cik_chain c;
+                        cik_batch_get_chain(ref, i, &c);
+                        cik_batch_forward(ref, i, NULL, &er);
+                        cik_batch_forward(got, i, NULL, &eg);
+                        double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
+                        double d = t_dist(er, eg) / scale;
+                        over += d > 1e-5;
+                        cr_assert_leq(d, 1e-3, "%s %s J=%d chain %d: %g apart after one pass",
+                                      cik_backend_name(be), wl_name(kinds[k]), J, i, d);
+                        ++chains;
+                    } else {
+                        cik_result rr, rg;
+                        cik_batch_result(ref, i, &rr);
+                        cik_batch_result(got, i, &rg);
+                        /* (a one-joint random chain's target lies
+                         * exactly at its reach: UNREACHABLE is a coin
+                         * toss there, so only CONVERGED is compared) */
+                        same += rr.iterations == rg.iterations &&
+                                (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
+                        ++total;
                     }
-                    cik_batch_destroy(ref);
-                    cik_batch_destroy(got);
                 }
+                cik_batch_destroy(ref);
+                cik_batch_destroy(got);
             }
         }
-        cr_log_info("%s with every option: %ld of %ld chains over 1e-5 after one pass; %ld of %ld same passes and "
-                    "converged flag",
-                    cik_backend_name(be), over, chains, same, total);
-        cr_assert_leq(over * 1000, chains, "%s: too many chains off the reference after one pass",
-                      cik_backend_name(be));
-        cr_assert_geq(same * 1000, total * 999, "%s: pass counts differ from the reference", cik_backend_name(be));
     }
+    cr_log_info("%s with every option: %ld of %ld chains over 1e-5 after one pass; %ld of %ld same passes and "
+                "converged flag",
+                cik_backend_name(be), over, chains, same, total);
+    cr_assert_leq(over * 1000, chains, "%s: too many chains off the reference after one pass",
+                  cik_backend_name(be));
+    cr_assert_geq(same * 1000, total * 999, "%s: pass counts differ from the reference", cik_backend_name(be));
 }

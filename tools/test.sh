@@ -4,7 +4,7 @@
 # test through CTest: the Criterion suites, the validation tool on every
 # backend this CPU runs, the aarch64 cross build under qemu, the benchmark
 # quick mode, the tools' bad-input checks, valgrind, the libFuzzer targets
-# (a bounded run each) and the sanitizer build.
+# (a bounded run each), the sanitizer build and the ThreadSanitizer build.
 #
 #   tools/test.sh                      # from the repository root
 #   BUILD_DIR=out tools/test.sh
@@ -62,4 +62,16 @@ cmake -S . -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDIK_SANITIZE=ON -D
     -DCROWDIK_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$asan" -j "$jobs"
 ASAN_OPTIONS=handle_segv=0:detect_leaks=1:allocator_may_return_null=1 ctest --test-dir "$asan" -R '^test_' --output-on-failure -j "$jobs"
+
+# The documented-safe concurrency under ThreadSanitizer (tests/threads.c):
+# different batches solved at once with AUTO (the dispatch choice made by
+# racing first calls), const functions on one batch, crowds sharing one
+# heightfield, crowds created at once. Without OpenMP, on plain threads:
+# TSan does not know libgomp's synchronisation. Any report fails the run.
+tsan=${build}-tsan
+cmake -S . -B "$tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDIK_OPENMP=OFF -DCROWDIK_WERROR=ON \
+    -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+    -DCROWDIK_BUILD_TOOLS=OFF -DCROWDIK_BUILD_BENCH=OFF -DCROWDIK_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$tsan" -j "$jobs" --target test_threads
+TSAN_OPTIONS=halt_on_error=1:exitcode=66 ctest --test-dir "$tsan" -R '^threads_' --output-on-failure -j "$jobs"
 echo "crowdik: all tests passed"

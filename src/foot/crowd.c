@@ -65,6 +65,8 @@ static cik_status check_options(const cik_foot_options *o)
     if (!(o->pelvis_rise_time >= 0.0f) || !isfinite(o->pelvis_rise_time)) return CIK_ERROR_OPTIONS;
     if (!(o->reach_margin >= 0.0f) || !(o->reach_margin < 0.5f)) return CIK_ERROR_OPTIONS;
     if (o->start < CIK_FOOT_START_ANIMATION || o->start > CIK_FOOT_START_TWO_BONE) return CIK_ERROR_OPTIONS;
+    /* as cik_solve: a backend this build or CPU lacks has no foot kernels */
+    if (!cik_backend_available(o->solver.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
     return CIK_OK;
 }
 
@@ -436,23 +438,14 @@ static void thread_range(int n, int t, int nt, int *c0, int *c1)
 }
 #endif
 
-/* The foot kernels for a solver backend: the same instruction set, the best
- * this CPU runs for AUTO, the scalar build for REFERENCE and SCALAR. */
+/* The foot kernels for a solver backend, from the dispatch table: the same
+ * instruction set, the best this CPU runs for AUTO, the one-lane build for
+ * REFERENCE; NULL for a backend cik_solve refuses (check_options refuses it
+ * first). */
 static const cik__foot_kernel *kernel_for(cik_backend backend)
 {
-    if (backend == CIK_BACKEND_AUTO) backend = cik_backend_best();
-    if (!cik_backend_available(backend)) return &cik__foot_kernel_scalar;
-    switch (backend) {
-#ifdef CIK__X86
-    case CIK_BACKEND_SSE: return &cik__foot_kernel_sse;
-    case CIK_BACKEND_AVX2: return &cik__foot_kernel_avx2;
-    case CIK_BACKEND_AVX512: return &cik__foot_kernel_avx512;
-#endif
-#ifdef CIK__ARM64
-    case CIK_BACKEND_NEON: return &cik__foot_kernel_neon;
-#endif
-    default: return &cik__foot_kernel_scalar;
-    }
+    const cik__isa *isa = cik__isa_usable(backend);
+    return isa ? isa->foot : NULL;
 }
 
 /* Runs a pass, `vec` of the chosen kernel (`lanes` wide), over feet
@@ -663,6 +656,8 @@ cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
+    cik_status st = check_options(opt);
+    if (st != CIK_OK) return st;
     use_options(cr, opt);
     return cik_solve(cr->batch, &opt->solver);
 }
@@ -672,6 +667,8 @@ cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
+    cik_status st = check_options(opt);
+    if (st != CIK_OK) return st;
     use_options(cr, opt);
     return run_stages(cr, DO_ALIGN, NULL, NULL, NULL, cr->threads);
 }

@@ -5,8 +5,8 @@
  * Every stage but the solve is a loop over feet with the same body for every
  * foot, so it runs as a structure-of-arrays kernel (foot_kernel.h) written
  * once against the solver's vector layer (src/kernels/vec_<isa>.h and
- * vec_wide.h) and compiled once per instruction set (foot_<isa>.c), like the
- * CCD kernel. A lane is a foot; per-lane control flow is selects. The crowd
+ * vec_wide.h) and compiled once per instruction set with the CCD kernel
+ * (src/kernels/isa.c). A lane is a foot; per-lane control flow is selects. The crowd
  * keeps, next to its public streams, the legs' constants as streams (one
  * float per foot) and scratch streams that carry a block's intermediate
  * values from one kernel pass to the next; all are allocated with the crowd.
@@ -117,15 +117,9 @@ typedef struct cik__foot_kernel {
     cik__foot_fn align;   /* stage 5 */
 } cik__foot_kernel;
 
+/* The one-lane build (src/kernels/isa.c), which also runs the feet left
+ * over at a crowd's end; the others are the dispatch table's. */
 extern const cik__foot_kernel cik__foot_kernel_scalar;
-#ifdef CIK__X86
-extern const cik__foot_kernel cik__foot_kernel_sse;
-extern const cik__foot_kernel cik__foot_kernel_avx2;
-extern const cik__foot_kernel cik__foot_kernel_avx512;
-#endif
-#ifdef CIK__ARM64
-extern const cik__foot_kernel cik__foot_kernel_neon;
-#endif
 
 /* The ground stage's scalar part (heightfield.c) for points [begin, end)
  * of the job's block, after ground_cells: the S_GH heights of the interior

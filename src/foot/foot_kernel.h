@@ -1,8 +1,8 @@
 /*
  * The foot stages' kernels, written once against the vector layer
  * (src/kernels/vec_<isa>.h and vec_wide.h) and compiled once per instruction
- * set by foot_<isa>.c, which includes a vec_<isa>.h and defines
- * CIK_FOOT_SYMBOL first (the one-lane build also CIK_IL). The scalar build (one lane) also runs the feet
+ * set by src/kernels/isa.c (with the CCD kernel), which includes a
+ * vec_<isa>.h and defines CIK_FOOT_SYMBOL and CIK_IL first. The scalar build (one lane) also runs the feet
  * that do not fill a vector at the end of the crowd.
  *
  * A lane is a foot; the passes are the stages' per-foot math (docs/foot.md)

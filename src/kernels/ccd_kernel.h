@@ -1,7 +1,8 @@
 /*
  * The CCD kernel, written once against the vector layer (vec_<isa>.h and
- * vec_wide.h) and compiled once per instruction set by ccd_<isa>.c, which
- * defines CIK_KERNEL_SYMBOL, CIK_KERNEL_BACKEND and CIK_IL first.
+ * vec_wide.h) and compiled once per instruction set by isa.c (with the foot
+ * kernels), which defines CIK_KERNEL_SYMBOL, CIK_KERNEL_BACKEND and CIK_IL
+ * first.
  *
  * Every lane is one chain; a group of CIK_LANES chains runs through the
  * solver semantics (docs/solver.md) together. Nothing is per-lane scalar:

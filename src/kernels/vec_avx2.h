@@ -5,6 +5,11 @@
 #ifndef CIK_VEC_AVX2_H
 #define CIK_VEC_AVX2_H
 
+/* A kernel built without these flags must not pass for this ISA. */
+#if !defined(__AVX2__) || !defined(__FMA__)
+#error "vec_avx2.h needs AVX2 and FMA: compile with -mavx2 -mfma"
+#endif
+
 #include <immintrin.h>
 #include <stdint.h>
 

@@ -5,6 +5,11 @@
 #ifndef CIK_VEC_AVX512_H
 #define CIK_VEC_AVX512_H
 
+/* A kernel built without these flags must not pass for this ISA. */
+#if !defined(__AVX512F__)
+#error "vec_avx512.h needs AVX-512F: compile with -mavx512f"
+#endif
+
 #include <immintrin.h>
 #include <stdint.h>
 

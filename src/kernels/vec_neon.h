@@ -6,6 +6,11 @@
 #ifndef CIK_VEC_NEON_H
 #define CIK_VEC_NEON_H
 
+/* A kernel built without these flags must not pass for this ISA. */
+#if !defined(__ARM_NEON) || !defined(__aarch64__)
+#error "vec_neon.h needs NEON on aarch64 (vdivq_f32, vfmaq_f32)"
+#endif
+
 #include <arm_neon.h>
 #include <stdint.h>
 

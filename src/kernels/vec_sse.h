@@ -5,6 +5,11 @@
 #ifndef CIK_VEC_SSE_H
 #define CIK_VEC_SSE_H
 
+/* A kernel built without these flags must not pass for this ISA. */
+#if !defined(__SSE4_1__)
+#error "vec_sse.h needs SSE4.1: compile with -msse4.1"
+#endif
+
 #include <smmintrin.h>
 #include <stdint.h>
 

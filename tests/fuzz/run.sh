@@ -77,7 +77,7 @@ if [ "${CROWDIK_WERROR:-OFF}" = ON ]; then cflags+=(-Werror); fi
 objs=()
 compile() { # source, extra flags... (kernels: sanitizers named by $san; objects into $objdir)
     local s=$1; shift
-    local o=$objdir/$(echo "$s" | tr '/.' '__').o
+    local o=$objdir/${obj:-$(echo "$s" | tr '/.' '__')}.o
     if [ ! -f "$o" ] || [ "$src/$s" -nt "$o" ] || [ "$0" -nt "$o" ] ||
        [ -n "$(find "$src/src" "$src/include" "$src/support" -name '*.h' -newer "$o" -print -quit)" ]; then
         # -fsanitize=fuzzer on library code means coverage instrumentation only
@@ -90,10 +90,16 @@ objdir=$build/obj
 exec 9>"$build/obj.lock"
 flock 9 2>/dev/null || true # without flock(1) the targets may compile the same objects twice
 san=address,undefined
+# The instruction sets built here, as CMakeLists.txt's CROWDIK_ISAS:
+# "name BACKEND flags..." (the dispatch table names these only).
+isas=("scalar SCALAR")
+if [ "$(uname -m)" = x86_64 ]; then
+    isas+=("sse SSE -msse4.1" "avx2 AVX2 -mavx2 -mfma" "avx512 AVX512 -mavx512f -mavx2 -mfma")
+fi
+built=()
+for row in "${isas[@]}"; do read -r isa _ <<<"$row"; built+=("-DCIK_BUILT_$isa=1"); done
 for s in "$src"/src/*.c "$src"/src/foot/*.c; do
-    # the foot stages' kernels with one native vector per step, as in the
-    # CMake sanitizer build (compile time)
-    [ -f "$s" ] && compile "${s#"$src"/}" -DCIK_FOOT_IL=1
+    [ -f "$s" ] && compile "${s#"$src"/}" "${built[@]}"
 done
 # The SIMD kernels get AddressSanitizer but not UBSan: UBSan's checks on
 # these heavily inlined files take minutes per file to compile, and the
@@ -103,13 +109,13 @@ done
 # joint update out of line (CIK_IL=1, CIK_SANITIZE_BUILD): the same
 # arithmetic, a fraction of the compile time.
 san=address
-kflags=(-DCIK_IL=1 -DCIK_SANITIZE_BUILD)
-compile src/kernels/ccd_scalar.c "${kflags[@]}"
-if [ "$(uname -m)" = x86_64 ]; then
-    compile src/kernels/ccd_sse.c -msse4.1 "${kflags[@]}"
-    compile src/kernels/ccd_avx2.c -mavx2 -mfma "${kflags[@]}"
-    compile src/kernels/ccd_avx512.c -mavx512f -mavx2 -mfma "${kflags[@]}"
-fi
+kflags=(-DCIK_IL=1 -DCIK_FOOT_IL=1 -DCIK_SANITIZE_BUILD)
+for row in "${isas[@]}"; do
+    read -r isa backend flags <<<"$row"
+    # shellcheck disable=SC2086 # the row's flags are words
+    obj=isa_$isa compile src/kernels/isa.c $flags -DCIK_ISA="$isa" -DCIK_ISA_BACKEND="$backend" \
+        -DCIK_ISA_HEADER="\"vec_$isa.h\"" "${kflags[@]}"
+done
 exec 9>&-
 objdir=$work/obj
 san=address,undefined
