@@ -123,14 +123,16 @@ typedef struct cik__solve_plan {
     cik__kernel_job job;
     const cik__kernel *kernel; /* NULL: the reference solver */
     int threads;               /* the options' thread count */
+    unsigned magic;            /* set by cik__solve_prepare */
 } cik__solve_plan;
 
 /* Checks the options (and the backend) as cik_solve does: CIK_OK and the
  * plan, or the status cik_solve would return. */
 cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, cik__solve_plan *out);
 
-/* Solves chains [begin, end) (end clipped to the chain count); `begin` a
- * multiple of 64 or of the kernel's group width. */
+/* Solves exactly chains [begin, end) (clipped to the batch): whole groups
+ * in place, the chains of a group the range splits in a group on the stack
+ * (cik_solve_range in crowdik.h). */
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end);
 
 /* The kernels built into this library (NULL solve when not built in). */

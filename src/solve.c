@@ -182,6 +182,9 @@ static int team_size(const cik_batch *b, int threads, int units)
 #endif
 }
 
+/* Marks an initialised plan (cik_solve_plan_init). */
+#define CIK__PLAN_MAGIC 0x63696b50u
+
 cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, cik__solve_plan *out)
 {
     cik_options o = options ? *options : cik_default_options();
@@ -193,22 +196,132 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
     out->job = make_job(b, &o);
     out->kernel = kernel_for(backend); /* NULL for the reference */
     out->threads = o.threads;
+    out->magic = CIK__PLAN_MAGIC;
     return CIK_OK;
+}
+
+/* The most lanes a kernel group has (AVX-512: two 16-lane blocks). */
+#define CIK__MAX_GROUP 32
+#define CIK__MAX_STREAMS (CIK__CHAIN_STREAMS + CIK_MAX_JOINTS * CIK__JS + CIK__RESULT_STREAMS)
+
+/* A pool of chains that are solved together in one group on the stack
+ * instead of in place: the chains of groups that a range splits. */
+typedef struct lane_pool {
+    int lane[2 * CIK__MAX_GROUP];
+    int count;
+} lane_pool;
+
+/* Solves the first min(count, group) pooled chains in a one-group scratch
+ * batch (the rest of its lanes copies of the last of them) and copies their
+ * rotations and results back. A lane's result depends on its own data only
+ * (the kernels' masks freeze each lane on its own), so these are the bits
+ * the chains get in place. Out of line: its scratch is on the stack only
+ * while it runs. */
+static __attribute__((noinline)) void solve_pooled(const cik__solve_plan *plan, lane_pool *pool)
+{
+    const cik_batch *b = plan->job.batch;
+    const int g = plan->kernel->group_lanes;
+    const int n = pool->count < g ? pool->count : g;
+    int lane[CIK__MAX_GROUP];
+    for (int k = 0; k < g; ++k) lane[k] = pool->lane[k < n ? k : n - 1];
+    pool->count -= n;
+    for (int k = 0; k < pool->count; ++k) pool->lane[k] = pool->lane[k + n];
+
+    _Alignas(64) float scratch[CIK__MAX_STREAMS * CIK__MAX_GROUP];
+    cik_batch sb = *b;
+    sb.chain_count = sb.padded = g;
+    sb.stride = (size_t)g;
+    sb.base = scratch;
+    sb.memory = NULL;
+    for (int s = 0; s < CIK__CHAIN_STREAMS; ++s) {
+        const float *from = cik__chain_stream(b, s);
+        float *to = cik__chain_stream(&sb, s);
+        for (int k = 0; k < g; ++k) to[k] = from[lane[k]];
+    }
+    for (int j = 0; j < b->joint_count; ++j)
+        for (int s = 0; s < CIK__JS; ++s) {
+            const float *from = cik__joint_stream(b, j, s);
+            float *to = cik__joint_stream(&sb, j, s);
+            for (int k = 0; k < g; ++k) to[k] = from[lane[k]];
+        }
+    cik__kernel_job job = plan->job;
+    job.batch = &sb;
+    plan->kernel->solve(&job, 0, g);
+    for (int j = 0; j < b->joint_count; ++j)
+        for (int s = CIK__QX; s <= CIK__QW; ++s) {
+            const float *from = cik__joint_stream(&sb, j, s);
+            float *to = cik__joint_stream(b, j, s);
+            for (int k = 0; k < n; ++k) to[lane[k]] = from[k];
+        }
+    for (int s = 0; s < CIK__RESULT_STREAMS; ++s) {
+        const uint32_t *from = (const uint32_t *)cik__result_stream(&sb, s);
+        uint32_t *to = (uint32_t *)cik__result_stream(b, s);
+        for (int k = 0; k < n; ++k) to[lane[k]] = from[k];
+    }
 }
 
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end)
 {
     const cik_batch *b = plan->job.batch;
     if (end > b->chain_count) end = b->chain_count;
+    if (begin < 0) begin = 0;
     if (end <= begin) return;
     if (!plan->kernel) {
         cik__solve_reference((cik_batch *)b, &plan->job, begin, end);
         return;
     }
-    /* whole groups: the last one may run into the padding lanes, which
-     * hold converged chains and are never read back */
-    int g = plan->kernel->group_lanes;
-    plan->kernel->solve(&plan->job, begin, (end + g - 1) / g * g);
+    /* Whole groups in place: at the batch's end the last group may run into
+     * the padding lanes, which hold converged chains and are never read
+     * back. A group the range splits goes to the pool. */
+    const int g = plan->kernel->group_lanes;
+    int a0 = (begin + g - 1) / g * g;
+    int a1 = end == b->chain_count ? (end + g - 1) / g * g : end / g * g;
+    lane_pool pool;
+    pool.count = 0;
+    for (int i = begin; i < end && i < a0; ++i) pool.lane[pool.count++] = i;
+    if (a0 < a1) plan->kernel->solve(&plan->job, a0, a1);
+    for (int i = a1 > a0 ? a1 : a0; i < end; ++i) {
+        pool.lane[pool.count++] = i;
+        if (pool.count == 2 * g) solve_pooled(plan, &pool);
+    }
+    while (pool.count > 0) solve_pooled(plan, &pool);
+}
+
+/* The public plan holds the internal one. */
+typedef char cik__plan_fits[sizeof(cik__solve_plan) <= sizeof(((cik_solve_plan *)0)->opaque) ? 1 : -1];
+
+static const cik__solve_plan *plan_of(const cik_solve_plan *plan)
+{
+    if (!plan) return NULL;
+    const cik__solve_plan *p = (const cik__solve_plan *)(const void *)&plan->opaque;
+    return p->magic == CIK__PLAN_MAGIC ? p : NULL;
+}
+
+cik_status cik_solve_plan_init(cik_solve_plan *plan, cik_batch *batch, const cik_options *options)
+{
+    if (!plan || !batch) return CIK_ERROR_ARGUMENT;
+    cik__solve_plan p;
+    cik_status st = cik__solve_prepare(batch, options, &p);
+    if (st != CIK_OK) return st;
+    if (p.kernel && p.kernel->group_lanes > CIK__MAX_GROUP) return CIK_ERROR_BACKEND_UNAVAILABLE;
+    memset(plan, 0, sizeof *plan);
+    memcpy(&plan->opaque, &p, sizeof p);
+    return CIK_OK;
+}
+
+cik_status cik_solve_range(const cik_solve_plan *plan, int begin, int end)
+{
+    const cik__solve_plan *p = plan_of(plan);
+    if (!p || begin < 0 || begin > end || end > p->job.batch->chain_count) return CIK_ERROR_ARGUMENT;
+    cik__solve_range(p, begin, end);
+    return CIK_OK;
+}
+
+int cik_solve_plan_alignment(const cik_solve_plan *plan)
+{
+    const cik__solve_plan *p = plan_of(plan);
+    if (!p) return 0;
+    return p->kernel ? p->kernel->group_lanes : 1;
 }
 
 cik_status cik_solve(cik_batch *b, const cik_options *options)

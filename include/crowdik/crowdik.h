@@ -335,6 +335,47 @@ CIK_API cik_status cik_batch_streams(cik_batch *batch, cik_streams *out);
  *  takes no lock. A null `options` means cik_default_options(). */
 CIK_API cik_status cik_solve(cik_batch *batch, const cik_options *options);
 
+/** A solve checked and resolved once (options, backend, kernel), for an
+ *  engine's own job system: fill it with cik_solve_plan_init, then call
+ *  cik_solve_range from any threads. Caller-owned storage, no allocation;
+ *  its contents are private. A plan refers to its batch: it stays usable
+ *  until the batch is destroyed, and is reusable frame after frame. */
+typedef struct cik_solve_plan {
+    union {
+        void *align_pointer;
+        double align_double;
+        unsigned char bytes[256];
+    } opaque;
+} cik_solve_plan;
+
+/** Checks `options` (NULL: cik_default_options()) and the backend as
+ *  cik_solve does and fills `plan` for `batch`. Refuses a null plan or
+ *  batch (ARGUMENT), bad options (OPTIONS), an unavailable backend
+ *  (BACKEND_UNAVAILABLE), leaving `plan` unchanged. The options' `threads`
+ *  is not used by cik_solve_range (the caller's threads solve). */
+CIK_API cik_status cik_solve_plan_init(cik_solve_plan *plan, cik_batch *batch,
+                                       const cik_options *options);
+
+/** Solves exactly the chains [begin, end) of the plan's batch, as cik_solve
+ *  would: every chain gets the same bits whatever the split, the caller and
+ *  the thread. Chains outside the range are neither read nor written, so
+ *  calls on DISJOINT ranges of one batch may run at the same time on any
+ *  threads (nothing else may touch the batch meanwhile). Ranges need not be
+ *  aligned: whole vector groups inside the range are solved in place; the
+ *  chains of a group that the range splits are copied into a group on the
+ *  stack (the rest of that group filled with copies of them), solved there
+ *  and copied back, which gives the same bits because a lane's result never
+ *  depends on the lanes beside it. Bounds that are multiples of
+ *  cik_solve_plan_alignment (64 always is) avoid that copy. Refuses a null
+ *  or uninitialised plan or 0 <= begin <= end <= chain count not holding
+ *  (ARGUMENT), changing nothing. Allocates nothing, takes no lock. */
+CIK_API cik_status cik_solve_range(const cik_solve_plan *plan, int begin, int end);
+
+/** Chains per vector group of the plan's kernel (1 for the reference, 32
+ *  for AVX-512): range bounds that are multiples of it are solved in place.
+ *  0 for a null or uninitialised plan. */
+CIK_API int cik_solve_plan_alignment(const cik_solve_plan *plan);
+
 /** Result flags. */
 #define CIK_RESULT_CONVERGED 1u   /**< error < threshold */
 /** The target is farther from joint 0 than the chain's reach, the sum of its
