@@ -63,6 +63,8 @@ struct cik_batch {
     size_t bytes;      /* the allocation's size */
     void *memory;      /* what to free */
     float *base;       /* 64-byte aligned start of stream 0 */
+    cik_allocator allocator; /* allocate NULL: malloc and free */
+    size_t memory_bytes;     /* the size `memory` was allocated with */
 };
 
 static inline float *cik__chain_stream(const cik_batch *b, int s)

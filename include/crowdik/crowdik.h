@@ -258,7 +258,28 @@ typedef struct cik_batch cik_batch;
  *  owns all its memory; free it with cik_batch_destroy. */
 CIK_API cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out);
 
-/** Frees a batch and everything it owns. NULL is accepted. */
+/** An engine's allocator, for the memory a batch owns. `allocate` returns
+ *  at least `size` bytes aligned to `alignment` (a power of two, at most
+ *  64) or NULL; `free` releases what `allocate` returned, given the same
+ *  size; `user` is passed to both. Called only by cik_batch_create_with and
+ *  cik_batch_destroy (twice each: the batch's header and its streams),
+ *  never by a solve. */
+typedef struct cik_allocator {
+    void *(*allocate)(void *user, size_t size, size_t alignment);
+    void (*free)(void *user, void *pointer, size_t size);
+    void *user;
+} cik_allocator;
+
+/** cik_batch_create with the batch's memory from `allocator` (copied; NULL
+ *  means malloc and free, as cik_batch_create). Also refuses an allocator
+ *  without both functions, or one that returns memory less aligned than it
+ *  was asked for (ARGUMENT; the memory goes back to it); when `allocate`
+ *  fails, OUT_OF_MEMORY, and whatever it gave is freed through it. */
+CIK_API cik_status cik_batch_create_with(int chain_count, int joint_count, const cik_allocator *allocator,
+                                         cik_batch **out);
+
+/** Frees a batch and everything it owns (through its allocator). NULL is
+ *  accepted. */
 CIK_API void cik_batch_destroy(cik_batch *batch);
 
 /** Number of chains, joint count (0 for a null batch). */
