@@ -41,7 +41,8 @@ typedef char cik__int_is_32_bits[sizeof(int) == sizeof(int32_t) && sizeof(unsign
 
 static size_t stream_count(int joint_count)
 {
-    return (size_t)CIK__CHAIN_STREAMS + (size_t)joint_count * CIK__JS + CIK__RESULT_STREAMS;
+    /* + 1: the enable stream (bytes, in a float stream's room) */
+    return (size_t)CIK__CHAIN_STREAMS + (size_t)joint_count * CIK__JS + CIK__RESULT_STREAMS + 1;
 }
 
 static void fill(float *p, size_t n, float v)
@@ -65,6 +66,7 @@ static void reset_lanes(cik_batch *b, size_t begin, size_t end)
     memset((float *)cik__result_stream(b, CIK__ERR) + begin, 0, n * sizeof(float));
     memset((int32_t *)cik__result_stream(b, CIK__ITER) + begin, 0, n * sizeof(int32_t));
     memset((uint32_t *)cik__result_stream(b, CIK__FLAGS) + begin, 0, n * sizeof(uint32_t));
+    memset(cik__enable_stream(b) + begin, 1, n);
 }
 
 static void *allocate(const cik_allocator *a, size_t size, size_t alignment)
@@ -432,6 +434,7 @@ cik_status cik_batch_streams(cik_batch *b, cik_streams *out)
     out->result_error = (const float *)cik__result_stream(b, CIK__ERR);
     out->result_iterations = (const int *)cik__result_stream(b, CIK__ITER);
     out->result_flags = (const unsigned *)cik__result_stream(b, CIK__FLAGS);
+    out->enabled = cik__enable_stream(b);
     for (int j = 0; j < b->joint_count; ++j) {
         out->rotation_x[j] = cik__joint_stream(b, j, CIK__QX);
         out->rotation_y[j] = cik__joint_stream(b, j, CIK__QY);

@@ -83,6 +83,16 @@ static inline void *cik__result_stream(const cik_batch *b, int s)
            ((size_t)CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS + (size_t)s) * b->stride;
 }
 
+/* The level-of-detail enable stream, one byte per lane (0: the solve
+ * leaves the chain alone), after the result streams. Kernels never read it:
+ * the solve's range loop does (solve.c). */
+static inline unsigned char *cik__enable_stream(const cik_batch *b)
+{
+    return (unsigned char *)(b->base + ((size_t)CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS +
+                                        (size_t)CIK__RESULT_STREAMS) *
+                                           b->stride);
+}
+
 /* Reads chain `index` out of the streams without any check (the rotations are
  * the current pose). Used by get_chain and by the reference solver. */
 void cik__read_chain(const cik_batch *b, int index, cik_chain *out);

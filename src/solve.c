@@ -204,49 +204,72 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
 #define CIK__MAX_GROUP 32
 #define CIK__MAX_STREAMS (CIK__CHAIN_STREAMS + CIK_MAX_JOINTS * CIK__JS + CIK__RESULT_STREAMS)
 
-/* A pool of chains that are solved together in one group on the stack
- * instead of in place: the chains of groups that a range splits. */
+/* The stack scratch of the pool: one group of the longest chains, or
+ * several groups of shorter ones. */
+#define CIK__SCRATCH_FLOATS (CIK__MAX_STREAMS * CIK__MAX_GROUP)
+#define CIK__POOL_MAX 512 /* lanes: more than the scratch holds of 1-joint chains */
+
+/* A pool of chains that are solved together in full groups on the stack
+ * instead of in place: the chains of groups that a range cuts, and the
+ * enabled chains of partly disabled groups. `capacity` lanes (whole groups,
+ * as many as the scratch holds, so that the kernel's regrouping works
+ * across them) are solved at a time. */
 typedef struct lane_pool {
-    int lane[2 * CIK__MAX_GROUP];
-    int count;
+    int lane[CIK__POOL_MAX];
+    int count, capacity;
 } lane_pool;
 
-/* Solves the first min(count, group) pooled chains in a one-group scratch
- * batch (the rest of its lanes copies of the last of them) and copies their
- * rotations and results back. A lane's result depends on its own data only
- * (the kernels' masks freeze each lane on its own), so these are the bits
- * the chains get in place. Out of line: its scratch is on the stack only
- * while it runs. */
+static void pool_init(const cik__solve_plan *plan, lane_pool *pool)
+{
+    const int g = plan->kernel->group_lanes;
+    const int streams = CIK__CHAIN_STREAMS + plan->job.batch->joint_count * CIK__JS + CIK__RESULT_STREAMS;
+    int cap = CIK__SCRATCH_FLOATS / streams / g * g;
+    if (cap > CIK__POOL_MAX) cap = CIK__POOL_MAX / g * g;
+    pool->count = 0;
+    pool->capacity = cap;
+}
+
+/* Solves the pooled chains (all of them: at most `capacity`) in a scratch
+ * batch of whole groups (lanes past them copies of the last one) and copies
+ * their rotations and results back. A lane's result depends on its own data
+ * only (the kernels' masks freeze each lane on its own, and regrouping keeps
+ * the bits), so these are the bits the chains get in place. Out of line:
+ * its scratch is on the stack only while it runs. */
 static __attribute__((noinline)) void solve_pooled(const cik__solve_plan *plan, lane_pool *pool)
 {
     const cik_batch *b = plan->job.batch;
     const int g = plan->kernel->group_lanes;
-    const int n = pool->count < g ? pool->count : g;
-    int lane[CIK__MAX_GROUP];
-    for (int k = 0; k < g; ++k) lane[k] = pool->lane[k < n ? k : n - 1];
-    pool->count -= n;
-    for (int k = 0; k < pool->count; ++k) pool->lane[k] = pool->lane[k + n];
+    const int n = pool->count;
+    const int lanes = (n + g - 1) / g * g;
+    const int *lane = pool->lane;
+    pool->count = 0;
+    if (n == 0) return;
+    int from_lane[CIK__POOL_MAX];
+    for (int k = 0; k < lanes; ++k) from_lane[k] = lane[k < n ? k : n - 1];
 
-    _Alignas(64) float scratch[CIK__MAX_STREAMS * CIK__MAX_GROUP];
+    _Alignas(64) float scratch[CIK__SCRATCH_FLOATS];
     cik_batch sb = *b;
-    sb.chain_count = sb.padded = g;
-    sb.stride = (size_t)g;
+    sb.chain_count = sb.padded = lanes;
+    sb.stride = (size_t)lanes;
     sb.base = scratch;
     sb.memory = NULL;
     for (int s = 0; s < CIK__CHAIN_STREAMS; ++s) {
         const float *from = cik__chain_stream(b, s);
         float *to = cik__chain_stream(&sb, s);
-        for (int k = 0; k < g; ++k) to[k] = from[lane[k]];
+        for (int k = 0; k < lanes; ++k) to[k] = from[from_lane[k]];
     }
+    /* (the raw swing limit is the reference's; kernels use its sine and
+     * cosine) */
     for (int j = 0; j < b->joint_count; ++j)
         for (int s = 0; s < CIK__JS; ++s) {
+            if (s == CIK__LSWING) continue;
             const float *from = cik__joint_stream(b, j, s);
             float *to = cik__joint_stream(&sb, j, s);
-            for (int k = 0; k < g; ++k) to[k] = from[lane[k]];
+            for (int k = 0; k < lanes; ++k) to[k] = from[from_lane[k]];
         }
     cik__kernel_job job = plan->job;
     job.batch = &sb;
-    plan->kernel->solve(&job, 0, g);
+    plan->kernel->solve(&job, 0, lanes);
     for (int j = 0; j < b->joint_count; ++j)
         for (int s = CIK__QX; s <= CIK__QW; ++s) {
             const float *from = cik__joint_stream(&sb, j, s);
@@ -260,6 +283,30 @@ static __attribute__((noinline)) void solve_pooled(const cik__solve_plan *plan, 
     }
 }
 
+/* The reference over [begin, end), the enabled chains only. */
+static void reference_range(const cik__solve_plan *plan, int begin, int end)
+{
+    cik_batch *b = (cik_batch *)plan->job.batch;
+    const unsigned char *en = cik__enable_stream(b);
+    for (int i = begin; i < end;) {
+        while (i < end && !en[i]) ++i;
+        int run = i;
+        while (i < end && en[i]) ++i;
+        if (run < i) cik__solve_reference(b, &plan->job, run, i);
+    }
+}
+
+/* Adds the enabled chains of [begin, end) to the pool, solving them
+ * whenever the pool is full. */
+static void pool_add(const cik__solve_plan *plan, lane_pool *pool, const unsigned char *en, int begin, int end)
+{
+    for (int i = begin; i < end; ++i) {
+        if (!en[i]) continue;
+        pool->lane[pool->count++] = i;
+        if (pool->count == pool->capacity) solve_pooled(plan, pool);
+    }
+}
+
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end)
 {
     const cik_batch *b = plan->job.batch;
@@ -267,24 +314,38 @@ void cik__solve_range(const cik__solve_plan *plan, int begin, int end)
     if (begin < 0) begin = 0;
     if (end <= begin) return;
     if (!plan->kernel) {
-        cik__solve_reference((cik_batch *)b, &plan->job, begin, end);
+        reference_range(plan, begin, end);
         return;
     }
-    /* Whole groups in place: at the batch's end the last group may run into
-     * the padding lanes, which hold converged chains and are never read
-     * back. A group the range splits goes to the pool. */
+    /* Runs of whole, fully enabled groups are solved in place: at the
+     * batch's end the last group may run into the padding lanes, which hold
+     * converged chains and are never read back. The enabled chains of a
+     * group that the range cuts or that is partly disabled go to the pool,
+     * which solves them in full groups on the stack; a fully disabled group
+     * costs its scan. */
     const int g = plan->kernel->group_lanes;
+    const unsigned char *en = cik__enable_stream(b);
     int a0 = (begin + g - 1) / g * g;
     int a1 = end == b->chain_count ? (end + g - 1) / g * g : end / g * g;
     lane_pool pool;
-    pool.count = 0;
-    for (int i = begin; i < end && i < a0; ++i) pool.lane[pool.count++] = i;
-    if (a0 < a1) plan->kernel->solve(&plan->job, a0, a1);
-    for (int i = a1 > a0 ? a1 : a0; i < end; ++i) {
-        pool.lane[pool.count++] = i;
-        if (pool.count == 2 * g) solve_pooled(plan, &pool);
+    pool_init(plan, &pool);
+    pool_add(plan, &pool, en, begin, end < a0 ? end : a0);
+    int run = -1; /* start of the current run of in-place groups */
+    for (int lane = a0; lane < a1; lane += g) {
+        const int last = lane + g < b->chain_count ? lane + g : b->chain_count;
+        int on = 0;
+        for (int i = lane; i < last; ++i) on += en[i] != 0;
+        if (on == last - lane) {
+            if (run < 0) run = lane;
+            continue;
+        }
+        if (run >= 0) plan->kernel->solve(&plan->job, run, lane);
+        run = -1;
+        if (on > 0) pool_add(plan, &pool, en, lane, last);
     }
-    while (pool.count > 0) solve_pooled(plan, &pool);
+    if (run >= 0) plan->kernel->solve(&plan->job, run, a1);
+    pool_add(plan, &pool, en, a1 > a0 ? a1 : a0, end);
+    solve_pooled(plan, &pool);
 }
 
 /* The public plan holds the internal one. */

@@ -344,6 +344,12 @@ typedef struct cik_streams {
     const float *result_error;
     const int *result_iterations;
     const unsigned *result_flags;
+    /** Level of detail: one byte per chain, 1 (solve) when the batch is
+     *  created. A chain whose byte is 0 is left alone by cik_solve and
+     *  cik_solve_range: its rotations and its last results keep their bits,
+     *  and it costs about what reading its byte costs (the enabled chains of
+     *  partly enabled vector groups are gathered into full groups). */
+    unsigned char *enabled;
 } cik_streams;
 
 /** Fills `out` with the batch's stream pointers (unused joints get NULL). */
