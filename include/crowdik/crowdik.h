@@ -437,6 +437,43 @@ CIK_API cik_status cik_batch_forward(const cik_batch *batch, int index, cik_vec3
 CIK_API cik_status cik_chain_forward(const cik_chain *chain, cik_vec3 *joint_positions,
                                      cik_vec3 *effector);
 
+/* Conversions between an engine's arrays and the streams, for chains
+ * [first, first + count). The engine side is strided: element i lies
+ * `stride` bytes after element i - 1 (0 means packed, sizeof the element),
+ * so a plain array, an array of per-character structs holding the value, or
+ * a pose array [chain][joint] (stride joint_count * sizeof(cik_quat)) are
+ * read and written in place. Like the streams, values are not validated
+ * (bad ones make the chain SKIPPED at solve time). Refused, changing
+ * nothing: a null batch or pointer, a joint or chain span out of range
+ * (ARGUMENT). */
+
+/** Joint `joint`'s local rotations (the start pose) from `src`. */
+CIK_API cik_status cik_batch_write_rotations(cik_batch *batch, int joint, int first, int count,
+                                             const cik_quat *src, size_t stride);
+
+/** Joint `joint`'s local rotations (after a solve: the solution) into `dst`. */
+CIK_API cik_status cik_batch_read_rotations(const cik_batch *batch, int joint, int first, int count,
+                                            cik_quat *dst, size_t stride);
+
+/** Targets (world) from `targets`. */
+CIK_API cik_status cik_batch_write_targets(cik_batch *batch, int first, int count, const cik_vec3 *targets,
+                                           size_t stride);
+
+/** Root transforms (world) from `positions` and `rotations`. */
+CIK_API cik_status cik_batch_write_roots(cik_batch *batch, int first, int count, const cik_vec3 *positions,
+                                         size_t position_stride, const cik_quat *rotations,
+                                         size_t rotation_stride);
+
+/** The world pose of every joint of chains [first, first + count), from the
+ *  streams as they are (after a solve: the solved pose), computed across
+ *  chains at once instead of a forward-kinematics call per chain: joint j
+ *  of chain first + i goes to element i * joint_count + j of
+ *  `world_rotations` (joint j's world rotation: root * q[0] * ... * q[j])
+ *  and `world_positions` (its origin, as cik_chain_forward gives it), the
+ *  effector to `effectors[i]`. Any of the three may be NULL. */
+CIK_API cik_status cik_batch_world_pose(const cik_batch *batch, int first, int count, cik_quat *world_rotations,
+                                        cik_vec3 *world_positions, cik_vec3 *effectors);
+
 /** Bytes the batch owns (for memory budgets). */
 CIK_API size_t cik_batch_memory_bytes(const cik_batch *batch);
 
