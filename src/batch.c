@@ -130,6 +130,7 @@ cik_status cik_batch_create_with(int chain_count, int joint_count, const cik_all
     b->memory = mem;
     b->memory_bytes = memory_bytes;
     b->allocator = a;
+    b->team.solo_left = b->team.backoff = 0;
     b->base = (float *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     reset_lanes(b, 0, padded);
     *out = b;

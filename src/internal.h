@@ -55,6 +55,27 @@ enum cik__result_stream {
     CIK__RESULT_STREAMS
 };
 
+/* When an OpenMP team gave no help (a thread arrived after all the work was
+ * taken: its core was busy with other work), the next `solo_left` solves
+ * run on the calling thread; `backoff` doubles while that keeps happening
+ * (cik__parallel_ranges). */
+typedef struct cik__team_state {
+    int solo_left;
+    int backoff;
+} cik__team_state;
+
+/* Runs fn(context, begin, end) over [0, count) in chunks of `chunk` (the
+ * last one clipped to `count`), on up to `team` OpenMP threads (the caller
+ * among them), each thread taking the next chunk that no thread has taken:
+ * work that a descheduled thread has not started is done by the threads
+ * that run. With `state`, a team in which some thread took no chunk makes
+ * the next state->solo_left calls run on the calling thread alone. The
+ * split never decides a result: callers give chunks whose results do not
+ * depend on which thread or in which order they run. */
+typedef void (*cik__range_fn)(const void *context, int begin, int end);
+void cik__parallel_ranges(int count, int chunk, int team, cik__team_state *state, cik__range_fn fn,
+                          const void *context);
+
 struct cik_batch {
     int chain_count;
     int joint_count;
@@ -65,6 +86,7 @@ struct cik_batch {
     float *base;       /* 64-byte aligned start of stream 0 */
     cik_allocator allocator; /* allocate NULL: malloc and free */
     size_t memory_bytes;     /* the size `memory` was allocated with */
+    cik__team_state team;    /* cik_solve's OpenMP back-off (solve.c) */
 };
 
 static inline float *cik__chain_stream(const cik_batch *b, int s)

@@ -385,6 +385,77 @@ int cik_solve_plan_alignment(const cik_solve_plan *plan)
     return p->kernel ? p->kernel->group_lanes : 1;
 }
 
+/* The back-off after a team that gave no help: solves on one thread, first
+ * this many, four times more each time teams keep giving none, up to the
+ * most (so a busy machine pays for a probing team in at most 1 of
+ * SOLO_MAX + 1 solves, and a machine that frees up uses its cores again
+ * after at most SOLO_MAX solves). */
+#define SOLO_FIRST 16
+#define SOLO_MAX 1024
+
+void cik__parallel_ranges(int count, int chunk, int team, cik__team_state *state, cik__range_fn fn,
+                          const void *context)
+{
+    if (count <= 0) return;
+    if (chunk < 1) chunk = 1;
+    const int chunks = (int)(((long long)count + chunk - 1) / chunk);
+    if (team > chunks) team = chunks;
+    if (team > 1 && state && state->solo_left > 0) {
+        --state->solo_left;
+        team = 1;
+    }
+    if (team <= 1) {
+        fn(context, 0, count);
+        return;
+    }
+#ifdef CIK_HAVE_OPENMP
+    int next = 0, idle = 0;
+#pragma omp parallel num_threads(team)
+    {
+        int mine = 0;
+        for (;;) {
+            int c;
+#pragma omp atomic capture
+            c = next++;
+            if (c >= chunks) break;
+            ++mine;
+            int begin = c * chunk;
+            fn(context, begin, count - begin < chunk ? count : begin + chunk);
+        }
+        if (!mine) {
+#pragma omp atomic update
+            ++idle;
+        }
+    }
+    if (state) {
+        if (idle > 0) {
+            state->backoff = state->backoff ? (state->backoff < SOLO_MAX ? 4 * state->backoff : SOLO_MAX)
+                                            : SOLO_FIRST;
+            state->solo_left = state->backoff;
+        } else {
+            state->backoff = 0;
+        }
+    }
+#endif
+}
+
+/* cik_solve's chunk of the batch: units of kernel groups (or chains). */
+typedef struct solve_chunks {
+    const cik__solve_plan *plan;
+    int unit;
+} solve_chunks;
+
+static void solve_units(const void *context, int u0, int u1)
+{
+    const solve_chunks *sc = (const solve_chunks *)context;
+    cik__solve_range(sc->plan, u0 * sc->unit, u1 * sc->unit);
+}
+
+/* Chunks per thread: enough that the threads that run can take over what a
+ * descheduled one has not started; few enough that a chunk (at least
+ * CIK__PAD chains) keeps regrouping's pool fed. */
+#define CHUNKS_PER_THREAD 4
+
 cik_status cik_solve(cik_batch *b, const cik_options *options)
 {
     cik__solve_plan plan;
@@ -392,23 +463,15 @@ cik_status cik_solve(cik_batch *b, const cik_options *options)
     if (st != CIK_OK) return st;
     if (b->chain_count == 0) return CIK_OK;
     const cik__kernel *k = plan.kernel;
-    /* The reference splits chains, a kernel whole groups of lanes: a static
-     * split into one contiguous block per thread, so that each chain's
-     * result is independent of the team size. */
+    /* The reference splits chains, a kernel whole groups of lanes. Each
+     * chain's result depends on its own data alone, never on the chunk or
+     * the thread that solves it, so the dynamic split keeps the bits. */
     int unit = k ? k->group_lanes : 1;
     int units = (b->chain_count + unit - 1) / unit;
     int team = team_size(b, plan.threads, units);
-    if (team <= 1) {
-        cik__solve_range(&plan, 0, b->chain_count);
-        return CIK_OK;
-    }
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel num_threads(team)
-    {
-        int t = omp_get_thread_num(), nt = omp_get_num_threads();
-        int u0 = (int)((long long)units * t / nt), u1 = (int)((long long)units * (t + 1) / nt);
-        cik__solve_range(&plan, u0 * unit, u1 * unit);
-    }
-#endif
+    int chunk = units / (CHUNKS_PER_THREAD * (team > 1 ? team : 1));
+    if (chunk < CIK__PAD / unit) chunk = CIK__PAD / unit;
+    solve_chunks sc = {&plan, unit};
+    cik__parallel_ranges(units, chunk, team, &b->team, solve_units, &sc);
     return CIK_OK;
 }
