@@ -39,7 +39,7 @@ if(CROWDIK_INSTALL)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/crowdik
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
     COMPONENT crowdik_development
-    FILES_MATCHING PATTERN "*.h")
+    FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
 
   install(EXPORT crowdikTargets
     NAMESPACE crowdik::

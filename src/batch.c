@@ -41,7 +41,8 @@ typedef char cik__int_is_32_bits[sizeof(int) == sizeof(int32_t) && sizeof(unsign
 
 static size_t stream_count(int joint_count)
 {
-    return (size_t)CIK__CHAIN_STREAMS + (size_t)joint_count * CIK__JS + CIK__RESULT_STREAMS;
+    /* + 1: the enable stream (bytes, in a float stream's room) */
+    return (size_t)CIK__CHAIN_STREAMS + (size_t)joint_count * CIK__JS + CIK__RESULT_STREAMS + 1;
 }
 
 static void fill(float *p, size_t n, float v)
@@ -65,12 +66,32 @@ static void reset_lanes(cik_batch *b, size_t begin, size_t end)
     memset((float *)cik__result_stream(b, CIK__ERR) + begin, 0, n * sizeof(float));
     memset((int32_t *)cik__result_stream(b, CIK__ITER) + begin, 0, n * sizeof(int32_t));
     memset((uint32_t *)cik__result_stream(b, CIK__FLAGS) + begin, 0, n * sizeof(uint32_t));
+    memset(cik__enable_stream(b) + begin, 1, n);
 }
 
-cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out)
+static void *allocate(const cik_allocator *a, size_t size, size_t alignment)
+{
+    return a->allocate ? a->allocate(a->user, size, alignment) : malloc(size);
+}
+
+static void release(const cik_allocator *a, void *p, size_t size)
+{
+    if (a->allocate)
+        a->free(a->user, p, size);
+    else
+        free(p);
+}
+
+cik_status cik_batch_create_with(int chain_count, int joint_count, const cik_allocator *allocator,
+                                 cik_batch **out)
 {
     if (!out || chain_count < 0 || joint_count < 1 || joint_count > CIK_MAX_JOINTS)
         return CIK_ERROR_ARGUMENT;
+    cik_allocator a = {NULL, NULL, NULL};
+    if (allocator) {
+        if (!allocator->allocate || !allocator->free) return CIK_ERROR_ARGUMENT;
+        a = *allocator;
+    }
 
     size_t padded = ((size_t)chain_count + CIK__PAD - 1) / CIK__PAD * CIK__PAD;
     if (padded == 0) padded = CIK__PAD; /* kernels always have one group to run */
@@ -81,31 +102,52 @@ cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out)
     if (stride > SIZE_MAX / sizeof(float) / streams) return CIK_ERROR_OUT_OF_MEMORY;
     size_t bytes = stride * sizeof(float) * streams;
     if (bytes > SIZE_MAX - 64 - sizeof(cik_batch)) return CIK_ERROR_OUT_OF_MEMORY;
+    /* malloc's memory is aligned for any type but not to 64 bytes: 64 more
+     * to align it by hand; an allocator is asked for 64-byte alignment */
+    size_t memory_bytes = a.allocate ? bytes : bytes + 64;
 
-    cik_batch *b = (cik_batch *)malloc(sizeof(cik_batch));
+    cik_batch *b = (cik_batch *)allocate(&a, sizeof(cik_batch), _Alignof(cik_batch));
     if (!b) return CIK_ERROR_OUT_OF_MEMORY;
-    void *mem = malloc(bytes + 64);
+    if ((uintptr_t)b % _Alignof(cik_batch) != 0) {
+        release(&a, b, sizeof(cik_batch));
+        return CIK_ERROR_ARGUMENT;
+    }
+    void *mem = allocate(&a, memory_bytes, 64);
     if (!mem) {
-        free(b);
+        release(&a, b, sizeof(cik_batch));
         return CIK_ERROR_OUT_OF_MEMORY;
+    }
+    if (a.allocate && (uintptr_t)mem % 64 != 0) {
+        release(&a, mem, memory_bytes);
+        release(&a, b, sizeof(cik_batch));
+        return CIK_ERROR_ARGUMENT;
     }
     b->chain_count = chain_count;
     b->joint_count = joint_count;
     b->padded = (int)padded;
     b->stride = stride;
-    b->bytes = bytes + 64 + sizeof(cik_batch);
+    b->bytes = memory_bytes + sizeof(cik_batch);
     b->memory = mem;
+    b->memory_bytes = memory_bytes;
+    b->allocator = a;
+    b->team.solo_left = b->team.backoff = 0;
     b->base = (float *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     reset_lanes(b, 0, padded);
     *out = b;
     return CIK_OK;
 }
 
+cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out)
+{
+    return cik_batch_create_with(chain_count, joint_count, NULL, out);
+}
+
 void cik_batch_destroy(cik_batch *batch)
 {
     if (!batch) return;
-    free(batch->memory);
-    free(batch);
+    cik_allocator a = batch->allocator;
+    release(&a, batch->memory, batch->memory_bytes);
+    release(&a, batch, sizeof(cik_batch));
 }
 
 int cik_batch_chain_count(const cik_batch *batch) { return batch ? batch->chain_count : 0; }
@@ -393,6 +435,7 @@ cik_status cik_batch_streams(cik_batch *b, cik_streams *out)
     out->result_error = (const float *)cik__result_stream(b, CIK__ERR);
     out->result_iterations = (const int *)cik__result_stream(b, CIK__ITER);
     out->result_flags = (const unsigned *)cik__result_stream(b, CIK__FLAGS);
+    out->enabled = cik__enable_stream(b);
     for (int j = 0; j < b->joint_count; ++j) {
         out->rotation_x[j] = cik__joint_stream(b, j, CIK__QX);
         out->rotation_y[j] = cik__joint_stream(b, j, CIK__QY);

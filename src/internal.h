@@ -55,6 +55,27 @@ enum cik__result_stream {
     CIK__RESULT_STREAMS
 };
 
+/* When an OpenMP team gave no help (a thread arrived after all the work was
+ * taken: its core was busy with other work), the next `solo_left` solves
+ * run on the calling thread; `backoff` doubles while that keeps happening
+ * (cik__parallel_ranges). */
+typedef struct cik__team_state {
+    int solo_left;
+    int backoff;
+} cik__team_state;
+
+/* Runs fn(context, begin, end) over [0, count) in chunks of `chunk` (the
+ * last one clipped to `count`), on up to `team` OpenMP threads (the caller
+ * among them), each thread taking the next chunk that no thread has taken:
+ * work that a descheduled thread has not started is done by the threads
+ * that run. With `state`, a team in which some thread took no chunk makes
+ * the next state->solo_left calls run on the calling thread alone. The
+ * split never decides a result: callers give chunks whose results do not
+ * depend on which thread or in which order they run. */
+typedef void (*cik__range_fn)(const void *context, int begin, int end);
+void cik__parallel_ranges(int count, int chunk, int team, cik__team_state *state, cik__range_fn fn,
+                          const void *context);
+
 struct cik_batch {
     int chain_count;
     int joint_count;
@@ -63,6 +84,9 @@ struct cik_batch {
     size_t bytes;      /* the allocation's size */
     void *memory;      /* what to free */
     float *base;       /* 64-byte aligned start of stream 0 */
+    cik_allocator allocator; /* allocate NULL: malloc and free */
+    size_t memory_bytes;     /* the size `memory` was allocated with */
+    cik__team_state team;    /* cik_solve's OpenMP back-off (solve.c) */
 };
 
 static inline float *cik__chain_stream(const cik_batch *b, int s)
@@ -79,6 +103,16 @@ static inline void *cik__result_stream(const cik_batch *b, int s)
 {
     return b->base +
            ((size_t)CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS + (size_t)s) * b->stride;
+}
+
+/* The level-of-detail enable stream, one byte per lane (0: the solve
+ * leaves the chain alone), after the result streams. Kernels never read it:
+ * the solve's range loop does (solve.c). */
+static inline unsigned char *cik__enable_stream(const cik_batch *b)
+{
+    return (unsigned char *)(b->base + ((size_t)CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS +
+                                        (size_t)CIK__RESULT_STREAMS) *
+                                           b->stride);
 }
 
 /* Reads chain `index` out of the streams without any check (the rotations are
@@ -123,14 +157,16 @@ typedef struct cik__solve_plan {
     cik__kernel_job job;
     const cik__kernel *kernel; /* NULL: the reference solver */
     int threads;               /* the options' thread count */
+    unsigned magic;            /* set by cik__solve_prepare */
 } cik__solve_plan;
 
 /* Checks the options (and the backend) as cik_solve does: CIK_OK and the
  * plan, or the status cik_solve would return. */
 cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, cik__solve_plan *out);
 
-/* Solves chains [begin, end) (end clipped to the chain count); `begin` a
- * multiple of 64 or of the kernel's group width. */
+/* Solves exactly chains [begin, end) (clipped to the batch): whole groups
+ * in place, the chains of a group the range splits in a group on the stack
+ * (cik_solve_range in crowdik.h). */
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end);
 
 /* The dispatch table (src/dispatch.c): one row per cik_backend, the only

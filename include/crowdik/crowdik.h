@@ -258,7 +258,28 @@ typedef struct cik_batch cik_batch;
  *  owns all its memory; free it with cik_batch_destroy. */
 CIK_API cik_status cik_batch_create(int chain_count, int joint_count, cik_batch **out);
 
-/** Frees a batch and everything it owns. NULL is accepted. */
+/** An engine's allocator, for the memory a batch owns. `allocate` returns
+ *  at least `size` bytes aligned to `alignment` (a power of two, at most
+ *  64) or NULL; `free` releases what `allocate` returned, given the same
+ *  size; `user` is passed to both. Called only by cik_batch_create_with and
+ *  cik_batch_destroy (twice each: the batch's header and its streams),
+ *  never by a solve. */
+typedef struct cik_allocator {
+    void *(*allocate)(void *user, size_t size, size_t alignment);
+    void (*free)(void *user, void *pointer, size_t size);
+    void *user;
+} cik_allocator;
+
+/** cik_batch_create with the batch's memory from `allocator` (copied; NULL
+ *  means malloc and free, as cik_batch_create). Also refuses an allocator
+ *  without both functions, or one that returns memory less aligned than it
+ *  was asked for (ARGUMENT; the memory goes back to it); when `allocate`
+ *  fails, OUT_OF_MEMORY, and whatever it gave is freed through it. */
+CIK_API cik_status cik_batch_create_with(int chain_count, int joint_count, const cik_allocator *allocator,
+                                         cik_batch **out);
+
+/** Frees a batch and everything it owns (through its allocator). NULL is
+ *  accepted. */
 CIK_API void cik_batch_destroy(cik_batch *batch);
 
 /** Number of chains, joint count (0 for a null batch). */
@@ -323,6 +344,12 @@ typedef struct cik_streams {
     const float *result_error;
     const int *result_iterations;
     const unsigned *result_flags;
+    /** Level of detail: one byte per chain, 1 (solve) when the batch is
+     *  created. A chain whose byte is 0 is left alone by cik_solve and
+     *  cik_solve_range: its rotations and its last results keep their bits,
+     *  and it costs about what reading its byte costs (the enabled chains of
+     *  partly enabled vector groups are gathered into full groups). */
+    unsigned char *enabled;
 } cik_streams;
 
 /** Fills `out` with the batch's stream pointers (unused joints get NULL). */
@@ -334,6 +361,47 @@ CIK_API cik_status cik_batch_streams(cik_batch *batch, cik_streams *out);
  *  (BACKEND_UNAVAILABLE) before touching anything. Allocates nothing and
  *  takes no lock. A null `options` means cik_default_options(). */
 CIK_API cik_status cik_solve(cik_batch *batch, const cik_options *options);
+
+/** A solve checked and resolved once (options, backend, kernel), for an
+ *  engine's own job system: fill it with cik_solve_plan_init, then call
+ *  cik_solve_range from any threads. Caller-owned storage, no allocation;
+ *  its contents are private. A plan refers to its batch: it stays usable
+ *  until the batch is destroyed, and is reusable frame after frame. */
+typedef struct cik_solve_plan {
+    union {
+        void *align_pointer;
+        double align_double;
+        unsigned char bytes[256];
+    } opaque;
+} cik_solve_plan;
+
+/** Checks `options` (NULL: cik_default_options()) and the backend as
+ *  cik_solve does and fills `plan` for `batch`. Refuses a null plan or
+ *  batch (ARGUMENT), bad options (OPTIONS), an unavailable backend
+ *  (BACKEND_UNAVAILABLE), leaving `plan` unchanged. The options' `threads`
+ *  is not used by cik_solve_range (the caller's threads solve). */
+CIK_API cik_status cik_solve_plan_init(cik_solve_plan *plan, cik_batch *batch,
+                                       const cik_options *options);
+
+/** Solves exactly the chains [begin, end) of the plan's batch, as cik_solve
+ *  would: every chain gets the same bits whatever the split, the caller and
+ *  the thread. Chains outside the range are neither read nor written, so
+ *  calls on DISJOINT ranges of one batch may run at the same time on any
+ *  threads (nothing else may touch the batch meanwhile). Ranges need not be
+ *  aligned: whole vector groups inside the range are solved in place; the
+ *  chains of a group that the range splits are copied into a group on the
+ *  stack (the rest of that group filled with copies of them), solved there
+ *  and copied back, which gives the same bits because a lane's result never
+ *  depends on the lanes beside it. Bounds that are multiples of
+ *  cik_solve_plan_alignment (64 always is) avoid that copy. Refuses a null
+ *  or uninitialised plan or 0 <= begin <= end <= chain count not holding
+ *  (ARGUMENT), changing nothing. Allocates nothing, takes no lock. */
+CIK_API cik_status cik_solve_range(const cik_solve_plan *plan, int begin, int end);
+
+/** Chains per vector group of the plan's kernel (1 for the reference, 32
+ *  for AVX-512): range bounds that are multiples of it are solved in place.
+ *  0 for a null or uninitialised plan. */
+CIK_API int cik_solve_plan_alignment(const cik_solve_plan *plan);
 
 /** Result flags. */
 #define CIK_RESULT_CONVERGED 1u   /**< error < threshold */
@@ -368,6 +436,43 @@ CIK_API cik_status cik_batch_forward(const cik_batch *batch, int index, cik_vec3
 /** Forward kinematics of a chain in array-of-structs form (no batch needed). */
 CIK_API cik_status cik_chain_forward(const cik_chain *chain, cik_vec3 *joint_positions,
                                      cik_vec3 *effector);
+
+/* Conversions between an engine's arrays and the streams, for chains
+ * [first, first + count). The engine side is strided: element i lies
+ * `stride` bytes after element i - 1 (0 means packed, sizeof the element),
+ * so a plain array, an array of per-character structs holding the value, or
+ * a pose array [chain][joint] (stride joint_count * sizeof(cik_quat)) are
+ * read and written in place. Like the streams, values are not validated
+ * (bad ones make the chain SKIPPED at solve time). Refused, changing
+ * nothing: a null batch or pointer, a joint or chain span out of range
+ * (ARGUMENT). */
+
+/** Joint `joint`'s local rotations (the start pose) from `src`. */
+CIK_API cik_status cik_batch_write_rotations(cik_batch *batch, int joint, int first, int count,
+                                             const cik_quat *src, size_t stride);
+
+/** Joint `joint`'s local rotations (after a solve: the solution) into `dst`. */
+CIK_API cik_status cik_batch_read_rotations(const cik_batch *batch, int joint, int first, int count,
+                                            cik_quat *dst, size_t stride);
+
+/** Targets (world) from `targets`. */
+CIK_API cik_status cik_batch_write_targets(cik_batch *batch, int first, int count, const cik_vec3 *targets,
+                                           size_t stride);
+
+/** Root transforms (world) from `positions` and `rotations`. */
+CIK_API cik_status cik_batch_write_roots(cik_batch *batch, int first, int count, const cik_vec3 *positions,
+                                         size_t position_stride, const cik_quat *rotations,
+                                         size_t rotation_stride);
+
+/** The world pose of every joint of chains [first, first + count), from the
+ *  streams as they are (after a solve: the solved pose), computed across
+ *  chains at once instead of a forward-kinematics call per chain: joint j
+ *  of chain first + i goes to element i * joint_count + j of
+ *  `world_rotations` (joint j's world rotation: root * q[0] * ... * q[j])
+ *  and `world_positions` (its origin, as cik_chain_forward gives it), the
+ *  effector to `effectors[i]`. Any of the three may be NULL. */
+CIK_API cik_status cik_batch_world_pose(const cik_batch *batch, int first, int count, cik_quat *world_rotations,
+                                        cik_vec3 *world_positions, cik_vec3 *effectors);
 
 /** Bytes the batch owns (for memory budgets). */
 CIK_API size_t cik_batch_memory_bytes(const cik_batch *batch);
