@@ -19,6 +19,10 @@ struct cik_foot_crowd {
     int threads; /* options.solver.threads of the last staged call (probe has no options) */
     const cik__foot_kernel *kernel; /* likewise, from options.solver.backend */
     cik_batch *batch;
+    /* one leg's chain, where set_legs tries new legs before it touches the
+     * crowd: the batch's own rules, and a refusal leaves every stream of
+     * the crowd as it was */
+    cik_batch *trial;
     cik_streams bs;
     cik_foot_leg *legs; /* per foot, axes and sole normal normalised */
     void *block;
@@ -54,6 +58,7 @@ cik_foot_options cik_foot_default_options(void)
     return o;
 }
 
+/* The foot options' own ranges (check_stage adds the solver's). */
 static cik_status check_options(const cik_foot_options *o)
 {
     if (!(o->solver.threshold > 0.0f) || !isfinite(o->solver.threshold) ||
@@ -226,18 +231,21 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
         cik_status s = check_leg(&legs[side]);
         if (s != CIK_OK) return s;
     }
-    /* validate both through the batch before keeping either */
+    /* both legs through the batch's checks on the trial chain before either
+     * is kept: writing one into the crowd's batch and putting it back on a
+     * refusal would not give the same bits (set_chain renormalises, clears
+     * the result), so nothing is written until both pass */
     cik_chain c[2];
     for (int side = 0; side < 2; ++side) {
         leg_chain(&legs[side], &c[side]);
-        cik_chain probe;
-        cik_status s = cik_batch_get_chain(cr->batch, 2 * character + side, &probe);
+        cik_status s = cik_batch_set_chain(cr->trial, 0, &c[side]);
         if (s != CIK_OK) return s;
-        s = cik_batch_set_chain(cr->batch, 2 * character + side, &c[side]);
-        if (s != CIK_OK) {
-            if (side == 1) cik_batch_set_chain(cr->batch, 2 * character, &probe);
-            return s;
-        }
+    }
+    for (int side = 0; side < 2; ++side) {
+        /* the trial accepted it: the crowd's batch, with the same rules,
+         * does too */
+        cik_status s = cik_batch_set_chain(cr->batch, 2 * character + side, &c[side]);
+        if (s != CIK_OK) return s;
     }
     for (int side = 0; side < 2; ++side) {
         int f = 2 * character + side;
@@ -257,7 +265,6 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
 {
     if (!out || !legs || character_count < 1 || character_count > (1 << 26))
         return CIK_ERROR_ARGUMENT;
-    *out = NULL;
     for (int side = 0; side < 2; ++side) {
         cik_status s = check_leg(&legs[side]);
         if (s != CIK_OK) return s;
@@ -268,8 +275,9 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     cr->feet = 2 * character_count;
     cr->kernel = kernel_for(CIK_BACKEND_AUTO);
     cik_status s = cik_batch_create(cr->feet, 3, &cr->batch);
+    if (s == CIK_OK) s = cik_batch_create(1, 3, &cr->trial);
     if (s != CIK_OK) {
-        free(cr);
+        cik_foot_crowd_destroy(cr);
         return s;
     }
     cik_batch_streams(cr->batch, &cr->bs);
@@ -311,6 +319,7 @@ void cik_foot_crowd_destroy(cik_foot_crowd *cr)
 {
     if (!cr) return;
     cik_batch_destroy(cr->batch);
+    cik_batch_destroy(cr->trial);
     free(cr->block);
     free(cr->legs);
     free(cr);
@@ -623,6 +632,16 @@ static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfie
     return (cik_status)st;
 }
 
+/* Every stage that takes options checks all of them, the solver's with
+ * cik_solve's own rules (backend included), before it changes anything, so
+ * that place, solve, align and frame accept and refuse the same options. */
+static cik_status check_stage(const cik_foot_crowd *cr, const cik_foot_options *opt, cik__solve_plan *plan)
+{
+    cik_status s = check_options(opt);
+    if (s != CIK_OK) return s;
+    return cik__solve_prepare(cr->batch, &opt->solver, plan);
+}
+
 /* Remembers the options a staged call runs with (probe has none). */
 static void use_options(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
@@ -649,7 +668,8 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
     cik_foot_options defaults = cik_foot_default_options();
     if (!cr) return CIK_ERROR_ARGUMENT;
     if (!opt) opt = &defaults;
-    cik_status st = check_options(opt);
+    cik__solve_plan plan;
+    cik_status st = check_stage(cr, opt, &plan);
     if (st != CIK_OK) return st;
     use_options(cr, opt);
     place_args pa = place_prepare(cr, opt);
@@ -663,6 +683,9 @@ cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
+    cik__solve_plan plan;
+    cik_status s = check_stage(cr, opt, &plan);
+    if (s != CIK_OK) return s;
     use_options(cr, opt);
     return cik_solve(cr->batch, &opt->solver);
 }
@@ -672,6 +695,9 @@ cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
+    cik__solve_plan plan;
+    cik_status s = check_stage(cr, opt, &plan);
+    if (s != CIK_OK) return s;
     use_options(cr, opt);
     return run_stages(cr, DO_ALIGN, NULL, NULL, NULL, cr->threads);
 }
@@ -682,11 +708,9 @@ cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
     cik_foot_options defaults = cik_foot_default_options();
     if (!cr) return CIK_ERROR_ARGUMENT;
     if (!opt) opt = &defaults;
-    cik_status s = check_options(opt);
-    if (s == CIK_OK) s = cik_heightfield_validate(hf);
-    if (s != CIK_OK) return s;
     cik__solve_plan plan;
-    s = cik__solve_prepare(cr->batch, &opt->solver, &plan);
+    cik_status s = check_stage(cr, opt, &plan);
+    if (s == CIK_OK) s = cik_heightfield_validate(hf);
     if (s != CIK_OK) return s;
     use_options(cr, opt);
     /* every stage, one block of characters after the other: one parallel

@@ -18,6 +18,13 @@
 
 #include "../internal.h"
 
+/* Steepest ground slope (dh/dx, dh/dz) the normals are taken from: a
+ * steeper one (a cliff between two samples, a spacing near FLT_MIN) is
+ * clamped to it, so that the squared slopes stay finite (2e36 < FLT_MAX)
+ * and the normal comes out finite and unit, horizontal for a wall. No
+ * terrain with any meaning is that steep: real slopes are never changed. */
+#define CIK__HF_MAX_SLOPE 1e18f
+
 /* Per-character float streams. */
 enum { C_PX, C_PY, C_PZ, C_QX, C_QY, C_QZ, C_QW, C_DROP, C_STATE, C_COUNT };
 

@@ -218,6 +218,9 @@ static void k_ground_cells(const cik__foot_job *job, int begin, int end)
     }
 }
 
+/* heightfield.c's hf_slope: a slope within +-CIK__HF_MAX_SLOPE. */
+CIK_INLINE vf slope(vf g) { return v_max(v_min(g, v_set1(CIK__HF_MAX_SLOPE)), v_set1(-CIK__HF_MAX_SLOPE)); }
+
 /* Stage 2 after cik__foot_ground_gather: heightfield.c's formula for a
  * point away from the border (bilinear height; the per-sample normals from
  * central differences, interpolated, renormalised) on the gathered heights;
@@ -234,10 +237,10 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf gu = v_sub(one, fu), gv = v_sub(one, fv);
         vf w00 = v_mul(gu, gv), w10 = v_mul(fu, gv), w01 = v_mul(gu, fv), w11 = v_mul(fu, fv);
         vf height = v_fma(w00, h[G_P0], v_fma(w10, h[G_P1], v_fma(w01, h[G_Q0], v_mul(w11, h[G_Q1]))));
-        vf gx00 = v_mul(v_sub(h[G_P1], h[G_PM1]), ix2), gz00 = v_mul(v_sub(h[G_Q0], h[G_PUP0]), iz2);
-        vf gx10 = v_mul(v_sub(h[G_P2], h[G_P0]), ix2), gz10 = v_mul(v_sub(h[G_Q1], h[G_PUP1]), iz2);
-        vf gx01 = v_mul(v_sub(h[G_Q1], h[G_QM1]), ix2), gz01 = v_mul(v_sub(h[G_QDN0], h[G_P0]), iz2);
-        vf gx11 = v_mul(v_sub(h[G_Q2], h[G_Q0]), ix2), gz11 = v_mul(v_sub(h[G_QDN1], h[G_P1]), iz2);
+        vf gx00 = slope(v_mul(v_sub(h[G_P1], h[G_PM1]), ix2)), gz00 = slope(v_mul(v_sub(h[G_Q0], h[G_PUP0]), iz2));
+        vf gx10 = slope(v_mul(v_sub(h[G_P2], h[G_P0]), ix2)), gz10 = slope(v_mul(v_sub(h[G_Q1], h[G_PUP1]), iz2));
+        vf gx01 = slope(v_mul(v_sub(h[G_Q1], h[G_QM1]), ix2)), gz01 = slope(v_mul(v_sub(h[G_QDN0], h[G_P0]), iz2));
+        vf gx11 = slope(v_mul(v_sub(h[G_Q2], h[G_Q0]), ix2)), gz11 = slope(v_mul(v_sub(h[G_QDN1], h[G_P1]), iz2));
         vf a = v_mul(w00, v_rsqrt(v_fma(gx00, gx00, v_fma(gz00, gz00, one))));
         vf b = v_mul(w10, v_rsqrt(v_fma(gx10, gx10, v_fma(gz10, gz10, one))));
         vf c = v_mul(w01, v_rsqrt(v_fma(gx01, gx01, v_fma(gz01, gz01, one))));
