@@ -169,11 +169,11 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
 {
     const ptrdiff_t row = hf->count_x;
     float *const *f = job->f;
-    const float *px = f[F_PROBEX], *pz = f[F_PROBEZ];
-    const float *border = job->s[S_GBORDER] - job->s0;
-    const int32_t *cx = (const int32_t *)job->s[S_GIX] - job->s0, *cz = (const int32_t *)job->s[S_GIZ] - job->s0;
+    const float *px = f[FOOT_PROBEX], *pz = f[FOOT_PROBEZ];
+    const float *border = job->s[SCRATCH_GBORDER] - job->s0;
+    const int32_t *cx = (const int32_t *)job->s[SCRATCH_GIX] - job->s0, *cz = (const int32_t *)job->s[SCRATCH_GIZ] - job->s0;
     float *h[12];
-    for (int g = 0; g < 12; ++g) h[g] = job->s[S_GH + g] - job->s0;
+    for (int g = 0; g < 12; ++g) h[g] = job->s[SCRATCH_GH + g] - job->s0;
     for (int i = begin; i < end; ++i) {
         if (i + GATHER_AHEAD < end && border[i + GATHER_AHEAD] == 0.0f) {
             /* a large heightfield is mostly not in the cache, and the four
@@ -187,25 +187,25 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
         }
         if (border[i] == 0.0f) {
             const float *p = hf->heights + (ptrdiff_t)cz[i] * row + cx[i], *q = p + row;
-            h[G_PM1][i] = p[-1];
-            h[G_P0][i] = p[0];
-            h[G_P1][i] = p[1];
-            h[G_P2][i] = p[2];
-            h[G_QM1][i] = q[-1];
-            h[G_Q0][i] = q[0];
-            h[G_Q1][i] = q[1];
-            h[G_Q2][i] = q[2];
-            h[G_PUP0][i] = p[-row];
-            h[G_PUP1][i] = p[1 - row];
-            h[G_QDN0][i] = q[row];
-            h[G_QDN1][i] = q[row + 1];
+            h[GATHER_PM1][i] = p[-1];
+            h[GATHER_P0][i] = p[0];
+            h[GATHER_P1][i] = p[1];
+            h[GATHER_P2][i] = p[2];
+            h[GATHER_QM1][i] = q[-1];
+            h[GATHER_Q0][i] = q[0];
+            h[GATHER_Q1][i] = q[1];
+            h[GATHER_Q2][i] = q[2];
+            h[GATHER_PUP0][i] = p[-row];
+            h[GATHER_PUP1][i] = p[1 - row];
+            h[GATHER_QDN0][i] = q[row];
+            h[GATHER_QDN1][i] = q[row + 1];
             continue;
         }
         cik_vec3 n;
-        hf_sample(hf, px[i], pz[i], &f[F_CY][i], &n);
-        f[F_CNX][i] = n.x;
-        f[F_CNY][i] = n.y;
-        f[F_CNZ][i] = n.z;
+        hf_sample(hf, px[i], pz[i], &f[FOOT_CY][i], &n);
+        f[FOOT_CNX][i] = n.x;
+        f[FOOT_CNY][i] = n.y;
+        f[FOOT_CNZ][i] = n.z;
         /* flat ground for the kernel's lane, whose result is not kept */
         for (int g = 0; g < 12; ++g) h[g][i] = 0.0f;
     }
