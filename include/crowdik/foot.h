@@ -85,7 +85,8 @@ typedef struct cik_heightfield {
 } cik_heightfield;
 
 /** CIK_OK when `hf` is usable: non-null heights, counts in [2,
- *  CIK_HEIGHTFIELD_MAX_COUNT] whose product of floats fits in memory,
+ *  CIK_HEIGHTFIELD_MAX_COUNT] whose count_x * count_z floats a size_t
+ *  can count in bytes,
  *  spacings finite and >= FLT_MIN, a finite origin (ARGUMENT otherwise).
  *  Heights are not scanned: heights within +-1e30 give finite heights and
  *  unit normals (a slope steeper than 1e18 is taken as 1e18); others give
