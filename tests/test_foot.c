@@ -1,8 +1,12 @@
 /* Foot placement: heightfield sampling and the crowd pipeline. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, MAP_NORESERVE */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "crowdik/foot.h"
 
@@ -594,4 +598,334 @@ Test(foot, refuses_bad_input)
     cr_assert(!(r.flags & CIK_RESULT_SKIPPED), "the other character is unaffected");
     cik_foot_crowd_destroy(cr);
     cik_foot_crowd_destroy(NULL);
+}
+
+/* ------------------------------------------------------------ refusals */
+
+/* Everything about a crowd the API shows, as bytes: every stream, every
+ * character's legs, every chain of the batch and its result. Two crowds
+ * with equal snapshots look the same to a caller. */
+typedef struct snapshot {
+    unsigned char *p;
+    size_t n, cap;
+} snapshot;
+
+static void snap_add(snapshot *sn, const void *src, size_t bytes)
+{
+    if (sn->n + bytes > sn->cap) {
+        sn->cap = 2 * (sn->n + bytes);
+        sn->p = realloc(sn->p, sn->cap);
+        cr_assert(sn->p != NULL);
+    }
+    memcpy(sn->p + sn->n, src, bytes);
+    sn->n += bytes;
+}
+
+static snapshot snap_take(cik_foot_crowd *cr)
+{
+    snapshot sn = {NULL, 0, 0};
+    cik_foot_streams s;
+    cr_assert_eq(cik_foot_crowd_streams(cr, &s), CIK_OK);
+    const size_t C = (size_t)s.character_count * sizeof(float), F = (size_t)s.foot_count * sizeof(float);
+    float *per_c[] = {s.pelvis_x, s.pelvis_y, s.pelvis_z, s.pelvis_qx, s.pelvis_qy, s.pelvis_qz, s.pelvis_qw,
+                      s.pelvis_drop};
+    float *per_f[] = {s.weight,     s.anim_ankle_x, s.anim_ankle_y, s.anim_ankle_z, s.probe_x,  s.probe_z,
+                      s.contact_y,  s.contact_nx,   s.contact_ny,   s.contact_nz,   s.target_x, s.target_y,
+                      s.target_z,   s.ankle_x,      s.ankle_y,      s.ankle_z,      s.foot_qx,  s.foot_qy,
+                      s.foot_qz,    s.foot_qw};
+    for (size_t i = 0; i < sizeof per_c / sizeof per_c[0]; ++i) snap_add(&sn, per_c[i], C);
+    for (size_t i = 0; i < sizeof per_f / sizeof per_f[0]; ++i) snap_add(&sn, per_f[i], F);
+    for (int j = 0; j < 3; ++j) {
+        float *q[] = {s.pose_x[j], s.pose_y[j], s.pose_z[j], s.pose_w[j],
+                      s.solved_x[j], s.solved_y[j], s.solved_z[j], s.solved_w[j]};
+        for (int k = 0; k < 8; ++k) snap_add(&sn, q[k], F);
+    }
+    for (int c = 0; c < s.character_count; ++c) {
+        cik_foot_leg legs[2];
+        cr_assert_eq(cik_foot_crowd_get_legs(cr, c, legs), CIK_OK);
+        snap_add(&sn, legs, sizeof legs);
+    }
+    const cik_batch *b = cik_foot_crowd_batch(cr);
+    for (int f = 0; f < s.foot_count; ++f) {
+        cik_chain ch;
+        cik_result r;
+        memset(&ch, 0, sizeof ch);
+        memset(&r, 0, sizeof r);
+        cr_assert_eq(cik_batch_get_chain(b, f, &ch), CIK_OK);
+        cr_assert_eq(cik_batch_result(b, f, &r), CIK_OK);
+        snap_add(&sn, &ch, sizeof ch);
+        snap_add(&sn, &r, sizeof r);
+    }
+    return sn;
+}
+
+/* 1 when the two crowds look the same; frees both snapshots. */
+static int snap_same(cik_foot_crowd *a, cik_foot_crowd *b)
+{
+    snapshot x = snap_take(a), y = snap_take(b);
+    int same = x.n == y.n && memcmp(x.p, y.p, x.n) == 0;
+    free(x.p);
+    free(y.p);
+    return same;
+}
+
+/* Two crowds of 40 characters (80 feet) in the same varied pose over the
+ * bumps, one frame run on each, so that every stream holds something. */
+enum { RC = 40 };
+static void refusal_pair(scene *a, scene *b)
+{
+    fill(bumps);
+    cik_heightfield hf = grid();
+    scene *sc[2] = {a, b};
+    for (int i = 0; i < 2; ++i) {
+        scene_init(sc[i], RC);
+        for (int c = 0; c < RC; ++c) {
+            float t = 0.61f * (float)c;
+            float hfl[2] = {0.35f * sinf(t), -0.3f * sinf(t)}, k[2] = {0.3f + 0.25f * cosf(t), 0.4f};
+            float w[2] = {c % 4 ? 1.0f : 0.3f, 1.0f};
+            set_pose(sc[i], c, -8.0f + 0.4f * (float)c, 0.9f, -3.0f + 0.15f * (float)c, 0.2f * t, hfl, k, w);
+        }
+        cr_assert_eq(cik_foot_crowd_frame(sc[i]->crowd, &hf, NULL), CIK_OK);
+    }
+    cr_assert(snap_same(a->crowd, b->crowd));
+}
+
+/* After the refused call on `a` (b untouched): the same now, and the same
+ * after every stage run without options and then a frame on both. */
+static void check_untouched(scene *a, scene *b, const char *what)
+{
+    cik_heightfield hf = grid();
+    cr_assert(snap_same(a->crowd, b->crowd), "%s changed the crowd", what);
+    for (int i = 0; i < 2; ++i) {
+        scene *s = i ? b : a;
+        /* probe and ground have no options: they show the backend and the
+         * threads the crowd kept */
+        cr_assert_eq(cik_foot_crowd_probe(s->crowd), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(s->crowd, &hf), CIK_OK);
+    }
+    cr_assert(snap_same(a->crowd, b->crowd), "after %s the probe and ground stages differ", what);
+    for (int i = 0; i < 2; ++i) cr_assert_eq(cik_foot_crowd_frame((i ? b : a)->crowd, &hf, NULL), CIK_OK);
+    cr_assert(snap_same(a->crowd, b->crowd), "after %s the next frame differs", what);
+}
+
+/* A refused set_legs (the right leg bad in three ways, the left fine, or the
+ * left bad) leaves both legs of the character, and everything else, as they
+ * were; the next frame is the untouched crowd's. */
+Test(foot, refused_set_legs_changes_nothing)
+{
+    for (int bad = 0; bad < 5; ++bad) {
+        scene a, b;
+        refusal_pair(&a, &b);
+        cik_foot_leg legs[2];
+        make_legs(legs);
+        /* other legs than the crowd's, so that a half-kept call shows */
+        legs[0].hip.x = 0.14f;
+        legs[0].thigh.y = -0.5f;
+        legs[1].shin.y = -0.38f;
+        cik_status want = CIK_ERROR_LIMIT;
+        switch (bad) {
+        case 0: legs[1].limit[1].min_angle = 2.0f, legs[1].limit[1].max_angle = 1.0f; break;
+        case 1: legs[1].thigh.z = 1e9f, want = CIK_ERROR_RANGE; break;
+        case 2: legs[1].limit[2].type = (cik_limit_type)7; break;
+        case 3: legs[1].ankle_height = -1.0f, want = CIK_ERROR_ARGUMENT; break;
+        default: legs[0].limit[0].swing_max = 4.0f; break;
+        }
+        cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 7, legs), want, "case %d", bad);
+        check_untouched(&a, &b, "a refused set_legs");
+        cik_foot_crowd_destroy(a.crowd);
+        cik_foot_crowd_destroy(b.crowd);
+    }
+}
+
+/* Every stage that takes options refuses the same bad options, before it
+ * changes anything: nothing it writes, and not the backend or the threads
+ * the probe and ground stages run with afterwards. */
+Test(foot, refused_stage_changes_nothing)
+{
+    cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
+    for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
+        if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
+    for (int bad = 0; bad < 7; ++bad) {
+        cik_foot_options o = cik_foot_default_options();
+        o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
+        cik_status want = CIK_ERROR_OPTIONS;
+        switch (bad) {
+        case 0: o.solver.backend = absent, want = CIK_ERROR_BACKEND_UNAVAILABLE; break;
+        case 1: o.solver.backend = (cik_backend)-1, want = CIK_ERROR_BACKEND_UNAVAILABLE; break;
+        case 2: o.solver.threads = -1; break;
+        case 3: o.solver.gain = 3.0f; break;
+        case 4: o.solver.threshold = NAN; break;
+        case 5: o.dt = 0.0f; break;
+        default: o.start = 9; break;
+        }
+        for (int stage = 0; stage < 4; ++stage) {
+            scene a, b;
+            refusal_pair(&a, &b);
+            cik_heightfield hf = grid();
+            cik_status got = stage == 0   ? cik_foot_crowd_place(a.crowd, &o)
+                             : stage == 1 ? cik_foot_crowd_solve(a.crowd, &o)
+                             : stage == 2 ? cik_foot_crowd_align(a.crowd, &o)
+                                          : cik_foot_crowd_frame(a.crowd, &hf, &o);
+            cr_assert_eq(got, want, "case %d, stage %d: status %d", bad, stage, (int)got);
+            check_untouched(&a, &b, "a refused stage");
+            cik_foot_crowd_destroy(a.crowd);
+            cik_foot_crowd_destroy(b.crowd);
+        }
+    }
+}
+
+Test(foot, refused_create_leaves_out_untouched)
+{
+    cik_foot_leg legs[2];
+    make_legs(legs);
+    cik_foot_crowd *const mark = (cik_foot_crowd *)&legs[0]; /* any non-null pointer */
+    cik_foot_crowd *out = mark;
+    cr_assert_eq(cik_foot_crowd_create(0, legs, &out), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(out, mark);
+    legs[1].limit[1].min_angle = 1.0f;
+    legs[1].limit[1].max_angle = 0.0f;
+    cr_assert_eq(cik_foot_crowd_create(3, legs, &out), CIK_ERROR_LIMIT);
+    cr_assert_eq(out, mark);
+    make_legs(legs);
+    legs[0].sole_normal.y = 0.0f;
+    cr_assert_eq(cik_foot_crowd_create(3, legs, &out), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(out, mark);
+}
+
+/* ------------------------------------------------------------ heightfield bounds */
+
+/* Heights for a count_x by count_z grid in a mapping with an inaccessible
+ * page on each side (zero pages, reserved lazily): a read outside the grid
+ * faults. An unreadable grid (any read faults) costs no memory at all,
+ * whatever its size. */
+typedef struct guarded {
+    void *base;
+    size_t bytes;
+    float *heights;
+} guarded;
+
+static guarded guarded_heights(size_t count_x, size_t count_z, int readable)
+{
+    guarded g;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = count_x * count_z * sizeof(float);
+    size_t body = (n + page - 1) / page * page;
+    g.bytes = body + 2 * page;
+    g.base = mmap(NULL, g.bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    cr_assert(g.base != MAP_FAILED, "mmap of %zu bytes", g.bytes);
+    if (readable) cr_assert_eq(mprotect((char *)g.base + page, body, PROT_READ | PROT_WRITE), 0);
+    /* the grid ends where the trailing guard page starts */
+    g.heights = (float *)((char *)g.base + page + body - n);
+    return g;
+}
+
+/* Grids with more than 2^24 samples along an axis are refused: there
+ * count - 1 is no float and a clamped coordinate truncates past the last
+ * sample (count_x 2^31 - 63 read before the heights). Up to 2^24, far
+ * points, NaN and infinities stay inside the grid in sample, sample_many
+ * and the frame's ground stage. */
+Test(heightfield, huge_grids_are_refused_or_read_inside)
+{
+    float y;
+    cik_vec3 n;
+    {
+        /* validate must refuse it unread: sampling it used to read before
+         * the heights */
+        guarded g = guarded_heights(2147483585u, 2, 0);
+        cik_heightfield hf = {0.0f, 0.0f, 1.0f, 1.0f, 2147483585, 2, g.heights};
+        cr_assert_eq(cik_heightfield_sample(&hf, 1e12f, 0.5f, &y, &n), CIK_ERROR_ARGUMENT);
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_ERROR_ARGUMENT);
+        hf.count_x = 2;
+        hf.count_z = CIK_HEIGHTFIELD_MAX_COUNT + 1;
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_ERROR_ARGUMENT);
+        munmap(g.base, g.bytes);
+    }
+    /* degenerate spacings: a denormal one has no finite reciprocal */
+    {
+        float h[4] = {0};
+        cik_heightfield hf = {0.0f, 0.0f, 1e-40f, 1.0f, 2, 2, h};
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_ERROR_ARGUMENT);
+        hf.spacing_x = FLT_MIN;
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_OK);
+        hf.spacing_x = INFINITY;
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_ERROR_ARGUMENT);
+    }
+    const int big = CIK_HEIGHTFIELD_MAX_COUNT;
+    const float far[] = {1e12f, -1e12f, 3e38f, -3e38f, INFINITY, -INFINITY, NAN, 16777215.0f, 16777214.5f,
+                         16777213.9f, 0.5f, -0.5f};
+    const int nfar = (int)(sizeof far / sizeof far[0]);
+    for (int axis = 0; axis < 2; ++axis) {
+        int cx = axis ? 4 : big, cz = axis ? big : 4;
+        guarded g = guarded_heights((size_t)cx, (size_t)cz, 1);
+        /* a ramp along the long axis at its far end, flat elsewhere */
+        cik_heightfield hf = {0.0f, 0.0f, 1.0f, 1.0f, cx, cz, g.heights};
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_OK);
+        if (axis == 0)
+            for (int iz = 0; iz < cz; ++iz) g.heights[(size_t)iz * (size_t)cx + (size_t)(cx - 1)] = 1.0f;
+        else
+            for (int ix = 0; ix < cx; ++ix) g.heights[(size_t)(cz - 1) * (size_t)cx + (size_t)ix] = 1.0f;
+        float xs[12 * 12], zs[12 * 12], hs[12 * 12], nx[12 * 12], ny[12 * 12], nz[12 * 12];
+        int m = 0;
+        for (int i = 0; i < nfar; ++i)
+            for (int k = 0; k < nfar; ++k, ++m) {
+                xs[m] = far[i];
+                zs[m] = far[k];
+                cr_assert_eq(cik_heightfield_sample(&hf, far[i], far[k], &y, &n), CIK_OK);
+                cr_assert(y >= 0.0f && y <= 1.0f, "height %g at (%g, %g)", y, far[i], far[k]);
+            }
+        cr_assert_eq(cik_heightfield_sample_many(&hf, m, xs, zs, hs, nx, ny, nz), CIK_OK);
+        cr_assert_eq(cik_heightfield_sample_many(&hf, m, xs, zs, hs, NULL, NULL, NULL), CIK_OK);
+        /* the frame's ground stage, every backend, the probes far out */
+        for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be) {
+            if (!cik_backend_available((cik_backend)be)) continue;
+            scene sc;
+            scene_init(&sc, m / 2);
+            cik_foot_options o = cik_foot_default_options();
+            o.solver.backend = (cik_backend)be;
+            cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK); /* the stages' backend */
+            for (int f = 0; f < 2 * (m / 2); ++f) {
+                sc.s.probe_x[f] = xs[f];
+                sc.s.probe_z[f] = zs[f];
+            }
+            cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf), CIK_OK);
+            for (int f = 0; f < 2 * (m / 2); ++f)
+                cr_assert(sc.s.contact_y[f] >= 0.0f && sc.s.contact_y[f] <= 1.0f && isfinite(sc.s.contact_ny[f]),
+                          "%s: probe (%g, %g): height %g", cik_backend_name((cik_backend)be), xs[f], zs[f],
+                          sc.s.contact_y[f]);
+            cik_foot_crowd_destroy(sc.crowd);
+        }
+        munmap(g.base, g.bytes);
+    }
+}
+
+/* Cliffs and spacings near FLT_MIN: the slopes overflow, the normals stay
+ * unit (horizontal at a wall), on the sampler and the ground stage alike. */
+Test(heightfield, steep_ground_gives_unit_normals)
+{
+    enum { N = 8 };
+    static float h[N * N];
+    for (int i = 0; i < N * N; ++i) h[i] = (i % 3) ? 1e30f : -1e30f;
+    const float spacing[] = {1.0f, 1e-30f, FLT_MIN};
+    for (int s = 0; s < 3; ++s) {
+        cik_heightfield hf = {0.0f, 0.0f, spacing[s], spacing[s], N, N, h};
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_OK);
+        scene sc;
+        scene_init(&sc, 32);
+        for (int f = 0; f < 64; ++f) {
+            sc.s.probe_x[f] = spacing[s] * (float)(f % N) * 0.93f;
+            sc.s.probe_z[f] = spacing[s] * (float)(f / N) * 1.07f;
+        }
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf), CIK_OK);
+        for (int f = 0; f < 64; ++f) {
+            float y;
+            cik_vec3 n;
+            cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[f], sc.s.probe_z[f], &y, &n), CIK_OK);
+            float l = sqrtf(n.x * n.x + n.y * n.y + n.z * n.z);
+            float m = sqrtf(sc.s.contact_nx[f] * sc.s.contact_nx[f] + sc.s.contact_ny[f] * sc.s.contact_ny[f] +
+                            sc.s.contact_nz[f] * sc.s.contact_nz[f]);
+            cr_assert(isfinite(y) && fabsf(l - 1.0f) < 1e-5f && n.y > 0.0f, "sampler: %g (%g %g %g)", y, n.x, n.y, n.z);
+            cr_assert(isfinite(sc.s.contact_y[f]) && fabsf(m - 1.0f) < 1e-5f && sc.s.contact_ny[f] > 0.0f,
+                      "ground stage: normal length %g", m);
+        }
+        cik_foot_crowd_destroy(sc.crowd);
+    }
 }

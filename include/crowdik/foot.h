@@ -65,21 +65,32 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 /* Heightfield                                                              */
 
+/** Most samples a heightfield has along x or along z: 2^24, the last count
+ *  up to which every sample index is exact in the single-precision grid
+ *  coordinates the sampling works in. */
+#define CIK_HEIGHTFIELD_MAX_COUNT 16777216
+
 /** A regular grid of ground heights over the x-z plane (a view: the caller
  *  owns `heights`). Sample (ix, iz) lies at world (origin_x + ix * spacing_x,
  *  heights[iz * count_x + ix], origin_z + iz * spacing_z). */
 typedef struct cik_heightfield {
     float origin_x, origin_z;
-    /** Grid spacing, > 0. */
+    /** Grid spacing, finite and >= FLT_MIN (a normal float, so that its
+     *  reciprocal is finite). */
     float spacing_x, spacing_z;
-    /** Samples along x and z, each >= 2. */
+    /** Samples along x and z, each in [2, CIK_HEIGHTFIELD_MAX_COUNT]. */
     int count_x, count_z;
     /** count_x * count_z heights, row-major in z (x varies fastest). */
     const float *heights;
 } cik_heightfield;
 
-/** CIK_OK when `hf` is usable: non-null heights, counts >= 2, spacings > 0
- *  and finite (ARGUMENT otherwise). Heights are not scanned. */
+/** CIK_OK when `hf` is usable: non-null heights, counts in [2,
+ *  CIK_HEIGHTFIELD_MAX_COUNT] whose count_x * count_z floats a size_t
+ *  can count in bytes,
+ *  spacings finite and >= FLT_MIN, a finite origin (ARGUMENT otherwise).
+ *  Heights are not scanned: heights within +-1e30 give finite heights and
+ *  unit normals (a slope steeper than 1e18 is taken as 1e18); others give
+ *  what they give. A valid heightfield is never read outside its grid. */
 CIK_API cik_status cik_heightfield_validate(const cik_heightfield *hf);
 
 /** Height and unit normal at (x, z). The height is the bilinear
@@ -170,15 +181,18 @@ typedef struct cik_foot_crowd cik_foot_crowd;
  *  the legs `legs[0]` (left) and `legs[1]` (right). Allocates the batch and
  *  all streams once; nothing is allocated per frame. Refuses bad legs
  *  (ARGUMENT, NON_FINITE or LIMIT as cik_batch_set_chain) and reports
- *  OUT_OF_MEMORY. The animated pose starts as the bind pose, pelvis at the
- *  origin, weights 1, contacts flat at height 0. */
+ *  OUT_OF_MEMORY; on any refusal `*out` is left as it was. The animated
+ *  pose starts as the bind pose, pelvis at the origin, weights 1, contacts
+ *  flat at height 0. */
 CIK_API cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2],
                                          cik_foot_crowd **out);
 
 /** Frees a crowd and everything it owns. NULL is accepted. */
 CIK_API void cik_foot_crowd_destroy(cik_foot_crowd *crowd);
 
-/** Gives one character its own legs (setup, not per frame). */
+/** Gives one character its own legs (setup, not per frame); refuses bad
+ *  legs as cik_foot_crowd_create does, and a refused call changes nothing
+ *  (neither leg of any character, no stream). */
 CIK_API cik_status cik_foot_crowd_set_legs(cik_foot_crowd *crowd, int character,
                                            const cik_foot_leg legs[2]);
 
@@ -244,20 +258,26 @@ CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd);
 CIK_API cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *crowd,
                                                      const cik_heightfield *hf);
 
+/* Stages 3 to 5 and the frame take the same options and refuse the same
+ * ones before they change anything: OPTIONS for a foot option out of its
+ * range or a solver option cik_solve refuses (threads < 0 among them),
+ * BACKEND_UNAVAILABLE for a backend cik_solve refuses. A refused call
+ * leaves the crowd as it was, the backend and threads later probe and
+ * ground calls run with included. NULL options = defaults. */
+
 /** Stage 3: foot targets, pelvis lowering and the legs' start poses (the
- *  animated pose, clamped into the joint limits). Refuses bad options
- *  (OPTIONS) before changing anything. */
+ *  animated pose, clamped into the joint limits). */
 CIK_API cik_status cik_foot_crowd_place(cik_foot_crowd *crowd, const cik_foot_options *options);
 
-/** Stage 4: one cik_solve over all legs. Returns cik_solve's status. */
+/** Stage 4: one cik_solve over all legs. */
 CIK_API cik_status cik_foot_crowd_solve(cik_foot_crowd *crowd, const cik_foot_options *options);
 
 /** Stage 5: ankle alignment and the solved ankle and foot outputs. */
 CIK_API cik_status cik_foot_crowd_align(cik_foot_crowd *crowd, const cik_foot_options *options);
 
 /** Stages 1 to 5 with ground from `hf`, block by block (the results are
- *  those of the five staged calls). Refuses bad options or a bad
- *  heightfield before it changes anything. NULL options = defaults. */
+ *  those of the five staged calls). Refuses bad options, then a bad
+ *  heightfield (ARGUMENT), before it changes anything. */
 CIK_API cik_status cik_foot_crowd_frame(cik_foot_crowd *crowd, const cik_heightfield *hf,
                                         const cik_foot_options *options);
 

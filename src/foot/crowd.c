@@ -19,12 +19,16 @@ struct cik_foot_crowd {
     int threads; /* options.solver.threads of the last staged call (probe has no options) */
     const cik__foot_kernel *kernel; /* likewise, from options.solver.backend */
     cik_batch *batch;
+    /* one leg's chain, where set_legs tries new legs before it touches the
+     * crowd: the batch's own rules, and a refusal leaves every stream of
+     * the crowd as it was */
+    cik_batch *trial;
     cik_streams bs;
     cik_foot_leg *legs; /* per foot, axes and sole normal normalised */
     void *block;
-    float *c[C_COUNT];
-    float *f[F_COUNT];
-    float *k[K_COUNT]; /* the legs' constants, one float per foot */
+    float *c[CHAR_COUNT];
+    float *f[FOOT_COUNT];
+    float *k[LEG_COUNT]; /* the legs' constants, one float per foot */
     /* where the kernels read them (foot_internal.h): each constant from its
      * stream or, when all left and all right feet agree, from its pattern of
      * PATTERN floats in kpat; worked out again after the legs change */
@@ -54,6 +58,7 @@ cik_foot_options cik_foot_default_options(void)
     return o;
 }
 
+/* The foot options' own ranges (check_stage adds the solver's). */
 static cik_status check_options(const cik_foot_options *o)
 {
     if (!(o->solver.threshold > 0.0f) || !isfinite(o->solver.threshold) ||
@@ -169,7 +174,7 @@ static cik_status check_leg(const cik_foot_leg *leg)
 }
 
 
-/* Writes foot f's leg constants (K_*): limits with their half-angle sines and
+/* Writes foot f's leg constants (LEG_*): limits with their half-angle sines and
  * cosines, and the knee's constants for the two-bone start, so that the frame
  * needs no transcendental function per foot. */
 static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
@@ -177,26 +182,26 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
     float *const *k = cr->k;
     const cik_vec3 v[4] = {l->hip, l->thigh, l->shin, l->sole_normal};
     for (int i = 0; i < 4; ++i) {
-        k[K_HIPX + 3 * i][f] = v[i].x;
-        k[K_HIPY + 3 * i][f] = v[i].y;
-        k[K_HIPZ + 3 * i][f] = v[i].z;
+        k[LEG_HIPX + 3 * i][f] = v[i].x;
+        k[LEG_HIPY + 3 * i][f] = v[i].y;
+        k[LEG_HIPZ + 3 * i][f] = v[i].z;
     }
-    k[K_AH][f] = l->ankle_height;
-    k[K_REACH][f] = fm_len(l->thigh) + fm_len(l->shin);
+    k[LEG_AH][f] = l->ankle_height;
+    k[LEG_REACH][f] = fm_len(l->thigh) + fm_len(l->shin);
     fm_limit lim[3];
     for (int j = 0; j < 3; ++j) {
         lim[j] = fm_limit_prepare(&l->limit[j]);
-        float *const *L = k + K_LIMIT + L_COUNT * j;
-        L[L_TYPE][f] = (float)lim[j].type;
-        L[L_AX][f] = lim[j].axis.x;
-        L[L_AY][f] = lim[j].axis.y;
-        L[L_AZ][f] = lim[j].axis.z;
-        L[L_CMIN][f] = lim[j].cmin;
-        L[L_SMIN][f] = lim[j].smin;
-        L[L_CMAX][f] = lim[j].cmax;
-        L[L_SMAX][f] = lim[j].smax;
-        L[L_CSWING][f] = lim[j].cswing;
-        L[L_SSWING][f] = lim[j].sswing;
+        float *const *L = k + LEG_LIMIT + LIMIT_COUNT * j;
+        L[LIMIT_TYPE][f] = (float)lim[j].type;
+        L[LIMIT_AX][f] = lim[j].axis.x;
+        L[LIMIT_AY][f] = lim[j].axis.y;
+        L[LIMIT_AZ][f] = lim[j].axis.z;
+        L[LIMIT_CMIN][f] = lim[j].cmin;
+        L[LIMIT_SMIN][f] = lim[j].smin;
+        L[LIMIT_CMAX][f] = lim[j].cmax;
+        L[LIMIT_SMAX][f] = lim[j].smax;
+        L[LIMIT_CSWING][f] = lim[j].cswing;
+        L[LIMIT_SSWING][f] = lim[j].sswing;
     }
     float kA = 0.0f, kB = 0.0f, kC = 0.0f, kM = 0.0f, kts = 0.0f, cphi = 1.0f, sphi = 0.0f;
     int hinge = l->limit[1].type == CIK_LIMIT_HINGE;
@@ -212,14 +217,14 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
         cphi = kM > 0.0f ? kA / kM : 1.0f;
         sphi = kM > 0.0f ? kB / kM : 0.0f;
     }
-    k[K_KA][f] = kA;
-    k[K_KB][f] = kB;
-    k[K_KC][f] = kC;
-    k[K_KM][f] = kM;
-    k[K_KTS][f] = kts;
-    k[K_CPHI][f] = cphi;
-    k[K_SPHI][f] = sphi;
-    k[K_HINGE][f] = hinge ? 1.0f : 0.0f;
+    k[LEG_KA][f] = kA;
+    k[LEG_KB][f] = kB;
+    k[LEG_KC][f] = kC;
+    k[LEG_KM][f] = kM;
+    k[LEG_KTS][f] = kts;
+    k[LEG_CPHI][f] = cphi;
+    k[LEG_SPHI][f] = sphi;
+    k[LEG_HINGE][f] = hinge ? 1.0f : 0.0f;
 }
 
 static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
@@ -228,18 +233,21 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
         cik_status s = check_leg(&legs[side]);
         if (s != CIK_OK) return s;
     }
-    /* validate both through the batch before keeping either */
+    /* both legs through the batch's checks on the trial chain before either
+     * is kept: writing one into the crowd's batch and putting it back on a
+     * refusal would not give the same bits (set_chain renormalises, clears
+     * the result), so nothing is written until both pass */
     cik_chain c[2];
     for (int side = 0; side < 2; ++side) {
         leg_chain(&legs[side], &c[side]);
-        cik_chain probe;
-        cik_status s = cik_batch_get_chain(cr->batch, 2 * character + side, &probe);
+        cik_status s = cik_batch_set_chain(cr->trial, 0, &c[side]);
         if (s != CIK_OK) return s;
-        s = cik_batch_set_chain(cr->batch, 2 * character + side, &c[side]);
-        if (s != CIK_OK) {
-            if (side == 1) cik_batch_set_chain(cr->batch, 2 * character, &probe);
-            return s;
-        }
+    }
+    for (int side = 0; side < 2; ++side) {
+        /* the trial accepted it: the crowd's batch, with the same rules,
+         * does too */
+        cik_status s = cik_batch_set_chain(cr->batch, 2 * character + side, &c[side]);
+        if (s != CIK_OK) return s;
     }
     for (int side = 0; side < 2; ++side) {
         int f = 2 * character + side;
@@ -259,7 +267,6 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
 {
     if (!out || !legs || character_count < 1 || character_count > (1 << 26))
         return CIK_ERROR_ARGUMENT;
-    *out = NULL;
     for (int side = 0; side < 2; ++side) {
         cik_status s = check_leg(&legs[side]);
         if (s != CIK_OK) return s;
@@ -270,15 +277,16 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     cr->feet = 2 * character_count;
     cr->kernel = kernel_for(CIK_BACKEND_AUTO);
     cik_status s = cik_batch_create(cr->feet, 3, &cr->batch);
+    if (s == CIK_OK) s = cik_batch_create(1, 3, &cr->trial);
     if (s != CIK_OK) {
-        free(cr);
+        cik_foot_crowd_destroy(cr);
         return s;
     }
     cik_batch_streams(cr->batch, &cr->bs);
     size_t cstride = ((size_t)cr->characters + 15) & ~(size_t)15; /* 64-byte multiples */
     size_t fstride = ((size_t)cr->feet + 15) & ~(size_t)15;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
-    size_t floats = cstride * C_COUNT + fstride * (F_COUNT + K_COUNT) + (size_t)PATTERN * K_COUNT;
+    size_t floats = cstride * CHAR_COUNT + fstride * (FOOT_COUNT + LEG_COUNT) + (size_t)PATTERN * LEG_COUNT;
     cr->block = malloc(floats * sizeof(float) + 64);
     cr->legs = malloc(sizeof(cik_foot_leg) * (size_t)cr->feet);
     if (!cr->block || !cr->legs) {
@@ -287,12 +295,12 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     }
     float *p = (float *)(((uintptr_t)cr->block + 63) & ~(uintptr_t)63);
     memset(p, 0, floats * sizeof(float));
-    for (int i = 0; i < C_COUNT; ++i, p += cstride) cr->c[i] = p;
-    for (int i = 0; i < F_COUNT; ++i, p += fstride) cr->f[i] = p;
-    for (int i = 0; i < K_COUNT; ++i, p += fstride) cr->k[i] = p;
+    for (int i = 0; i < CHAR_COUNT; ++i, p += cstride) cr->c[i] = p;
+    for (int i = 0; i < FOOT_COUNT; ++i, p += fstride) cr->f[i] = p;
+    for (int i = 0; i < LEG_COUNT; ++i, p += fstride) cr->k[i] = p;
     cr->kpat = p;
     for (int c = 0; c < cr->characters; ++c) {
-        cr->c[C_QW][c] = 1.0f;
+        cr->c[CHAR_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
         if (s != CIK_OK) {
             cik_foot_crowd_destroy(cr);
@@ -300,10 +308,10 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
         }
     }
     for (int f = 0; f < cr->feet; ++f) {
-        cr->f[F_POSE + 9][f] = cr->f[F_POSE + 10][f] = cr->f[F_POSE + 11][f] = 1.0f;
-        cr->f[F_WEIGHT][f] = 1.0f;
-        cr->f[F_CNY][f] = 1.0f;
-        cr->f[F_FQW][f] = cr->f[F_AFW][f] = cr->f[F_DFW][f] = 1.0f;
+        cr->f[FOOT_POSE + 9][f] = cr->f[FOOT_POSE + 10][f] = cr->f[FOOT_POSE + 11][f] = 1.0f;
+        cr->f[FOOT_WEIGHT][f] = 1.0f;
+        cr->f[FOOT_CNY][f] = 1.0f;
+        cr->f[FOOT_FQW][f] = cr->f[FOOT_AFW][f] = cr->f[FOOT_DFW][f] = 1.0f;
     }
     *out = cr;
     return CIK_OK;
@@ -313,6 +321,7 @@ void cik_foot_crowd_destroy(cik_foot_crowd *cr)
 {
     if (!cr) return;
     cik_batch_destroy(cr->batch);
+    cik_batch_destroy(cr->trial);
     free(cr->block);
     free(cr->legs);
     free(cr);
@@ -340,7 +349,7 @@ cik_status cik_foot_crowd_reset(cik_foot_crowd *cr)
 {
     if (!cr) return CIK_ERROR_ARGUMENT;
     cr->primed = 0;
-    memset(cr->c[C_STATE], 0, sizeof(float) * (size_t)cr->characters);
+    memset(cr->c[CHAR_STATE], 0, sizeof(float) * (size_t)cr->characters);
     return CIK_OK;
 }
 
@@ -350,44 +359,44 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
     memset(o, 0, sizeof *o);
     o->character_count = cr->characters;
     o->foot_count = cr->feet;
-    o->pelvis_x = cr->c[C_PX];
-    o->pelvis_y = cr->c[C_PY];
-    o->pelvis_z = cr->c[C_PZ];
-    o->pelvis_qx = cr->c[C_QX];
-    o->pelvis_qy = cr->c[C_QY];
-    o->pelvis_qz = cr->c[C_QZ];
-    o->pelvis_qw = cr->c[C_QW];
+    o->pelvis_x = cr->c[CHAR_PX];
+    o->pelvis_y = cr->c[CHAR_PY];
+    o->pelvis_z = cr->c[CHAR_PZ];
+    o->pelvis_qx = cr->c[CHAR_QX];
+    o->pelvis_qy = cr->c[CHAR_QY];
+    o->pelvis_qz = cr->c[CHAR_QZ];
+    o->pelvis_qw = cr->c[CHAR_QW];
     for (int j = 0; j < 3; ++j) {
-        o->pose_x[j] = cr->f[F_POSE + j];
-        o->pose_y[j] = cr->f[F_POSE + 3 + j];
-        o->pose_z[j] = cr->f[F_POSE + 6 + j];
-        o->pose_w[j] = cr->f[F_POSE + 9 + j];
+        o->pose_x[j] = cr->f[FOOT_POSE + j];
+        o->pose_y[j] = cr->f[FOOT_POSE + 3 + j];
+        o->pose_z[j] = cr->f[FOOT_POSE + 6 + j];
+        o->pose_w[j] = cr->f[FOOT_POSE + 9 + j];
         o->solved_x[j] = cr->bs.rotation_x[j];
         o->solved_y[j] = cr->bs.rotation_y[j];
         o->solved_z[j] = cr->bs.rotation_z[j];
         o->solved_w[j] = cr->bs.rotation_w[j];
     }
-    o->weight = cr->f[F_WEIGHT];
-    o->anim_ankle_x = cr->f[F_AAX];
-    o->anim_ankle_y = cr->f[F_AAY];
-    o->anim_ankle_z = cr->f[F_AAZ];
-    o->probe_x = cr->f[F_PROBEX];
-    o->probe_z = cr->f[F_PROBEZ];
-    o->contact_y = cr->f[F_CY];
-    o->contact_nx = cr->f[F_CNX];
-    o->contact_ny = cr->f[F_CNY];
-    o->contact_nz = cr->f[F_CNZ];
-    o->pelvis_drop = cr->c[C_DROP];
-    o->target_x = cr->f[F_TX];
-    o->target_y = cr->f[F_TY];
-    o->target_z = cr->f[F_TZ];
-    o->ankle_x = cr->f[F_AX];
-    o->ankle_y = cr->f[F_AY];
-    o->ankle_z = cr->f[F_AZ];
-    o->foot_qx = cr->f[F_FQX];
-    o->foot_qy = cr->f[F_FQY];
-    o->foot_qz = cr->f[F_FQZ];
-    o->foot_qw = cr->f[F_FQW];
+    o->weight = cr->f[FOOT_WEIGHT];
+    o->anim_ankle_x = cr->f[FOOT_AAX];
+    o->anim_ankle_y = cr->f[FOOT_AAY];
+    o->anim_ankle_z = cr->f[FOOT_AAZ];
+    o->probe_x = cr->f[FOOT_PROBEX];
+    o->probe_z = cr->f[FOOT_PROBEZ];
+    o->contact_y = cr->f[FOOT_CY];
+    o->contact_nx = cr->f[FOOT_CNX];
+    o->contact_ny = cr->f[FOOT_CNY];
+    o->contact_nz = cr->f[FOOT_CNZ];
+    o->pelvis_drop = cr->c[CHAR_DROP];
+    o->target_x = cr->f[FOOT_TX];
+    o->target_y = cr->f[FOOT_TY];
+    o->target_z = cr->f[FOOT_TZ];
+    o->ankle_x = cr->f[FOOT_AX];
+    o->ankle_y = cr->f[FOOT_AY];
+    o->ankle_z = cr->f[FOOT_AZ];
+    o->foot_qx = cr->f[FOOT_FQX];
+    o->foot_qy = cr->f[FOOT_FQY];
+    o->foot_qz = cr->f[FOOT_FQZ];
+    o->foot_qw = cr->f[FOOT_FQW];
     return CIK_OK;
 }
 /* ------------------------------------------------------------------------ */
@@ -479,12 +488,12 @@ static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options
 }
 
 /* Copies the pelvis of the block's characters [c0, c1) to both of their
- * feet (S_EP*, S_EQ*): the kernels' lanes are feet. */
+ * feet (SCRATCH_EP*, SCRATCH_EQ*): the kernels' lanes are feet. */
 static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, int c0, int c1)
 {
     for (int s = 0; s < 7; ++s) {
-        const float *src = cr->c[C_PX + s] + c0;
-        float *dst = job->s[S_EPX + s] + (2 * c0 - job->s0);
+        const float *src = cr->c[CHAR_PX + s] + c0;
+        float *dst = job->s[SCRATCH_EPX + s] + (2 * c0 - job->s0);
         for (int c = 0; c < c1 - c0; ++c) dst[2 * c] = dst[2 * c + 1] = src[c];
     }
 }
@@ -494,9 +503,9 @@ static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, i
  * smoothed over frames: down at most `step`, up exponentially. */
 static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const place_args *pa, int c0, int c1)
 {
-    const float *need_f = job->s[S_NEED] + (2 * c0 - job->s0);
-    float *drop_f = job->s[S_DROP] + (2 * c0 - job->s0);
-    float *state = cr->c[C_STATE] + c0, *drop = cr->c[C_DROP] + c0;
+    const float *need_f = job->s[SCRATCH_NEED] + (2 * c0 - job->s0);
+    float *drop_f = job->s[SCRATCH_DROP] + (2 * c0 - job->s0);
+    float *state = cr->c[CHAR_STATE] + c0, *drop = cr->c[CHAR_DROP] + c0;
     for (int c = 0; c < c1 - c0; ++c) {
         float need = 0.0f, n0 = need_f[2 * c], n1 = need_f[2 * c + 1];
         need = n0 > need ? n0 : need;
@@ -526,13 +535,13 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
 {
     const cik__foot_kernel *k = cr->kernel;
     /* the blocks' scratch: on this thread's stack, 30 KiB, never allocated */
-    _Alignas(64) float scratch[S_COUNT][2 * BLOCK];
+    _Alignas(64) float scratch[SCRATCH_COUNT][2 * BLOCK];
     cik__foot_job job;
     memset(&job, 0, sizeof job);
     job.f = cr->f;
     job.k = &cr->kc;
     job.bs = &cr->bs;
-    for (int i = 0; i < S_COUNT; ++i) job.s[i] = scratch[i];
+    for (int i = 0; i < SCRATCH_COUNT; ++i) job.s[i] = scratch[i];
     if (pa) {
         job.margin = pa->margin;
         job.threshold = pa->threshold;
@@ -574,7 +583,7 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
  * left foot and every right foot has the same bits, else its stream. */
 static void refresh_consts(cik_foot_crowd *cr)
 {
-    for (int k = 0; k < K_COUNT; ++k) {
+    for (int k = 0; k < LEG_COUNT; ++k) {
         const float *v = cr->k[k];
         int same = 1;
         for (int f = 2; f < cr->feet && same; ++f) same = memcmp(&v[f], &v[f & 1], sizeof(float)) == 0;
@@ -616,6 +625,16 @@ static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfie
     return (cik_status)st;
 }
 
+/* Every stage that takes options checks all of them, the solver's with
+ * cik_solve's own rules (backend included), before it changes anything, so
+ * that place, solve, align and frame accept and refuse the same options. */
+static cik_status check_stage(const cik_foot_crowd *cr, const cik_foot_options *opt, cik__solve_plan *plan)
+{
+    cik_status s = check_options(opt);
+    if (s != CIK_OK) return s;
+    return cik__solve_prepare(cr->batch, &opt->solver, plan);
+}
+
 /* Remembers the options a staged call runs with (probe has none). */
 static void use_options(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
@@ -642,7 +661,8 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
     cik_foot_options defaults = cik_foot_default_options();
     if (!cr) return CIK_ERROR_ARGUMENT;
     if (!opt) opt = &defaults;
-    cik_status st = check_options(opt);
+    cik__solve_plan plan;
+    cik_status st = check_stage(cr, opt, &plan);
     if (st != CIK_OK) return st;
     use_options(cr, opt);
     place_args pa = place_prepare(cr, opt);
@@ -656,8 +676,9 @@ cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
-    cik_status st = check_options(opt);
-    if (st != CIK_OK) return st;
+    cik__solve_plan plan;
+    cik_status s = check_stage(cr, opt, &plan);
+    if (s != CIK_OK) return s;
     use_options(cr, opt);
     return cik_solve(cr->batch, &opt->solver);
 }
@@ -667,8 +688,9 @@ cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
     if (!cr) return CIK_ERROR_ARGUMENT;
     cik_foot_options defaults = cik_foot_default_options();
     if (!opt) opt = &defaults;
-    cik_status st = check_options(opt);
-    if (st != CIK_OK) return st;
+    cik__solve_plan plan;
+    cik_status s = check_stage(cr, opt, &plan);
+    if (s != CIK_OK) return s;
     use_options(cr, opt);
     return run_stages(cr, DO_ALIGN, NULL, NULL, NULL, cr->threads);
 }
@@ -679,11 +701,9 @@ cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
     cik_foot_options defaults = cik_foot_default_options();
     if (!cr) return CIK_ERROR_ARGUMENT;
     if (!opt) opt = &defaults;
-    cik_status s = check_options(opt);
-    if (s == CIK_OK) s = cik_heightfield_validate(hf);
-    if (s != CIK_OK) return s;
     cik__solve_plan plan;
-    s = cik__solve_prepare(cr->batch, &opt->solver, &plan);
+    cik_status s = check_stage(cr, opt, &plan);
+    if (s == CIK_OK) s = cik_heightfield_validate(hf);
     if (s != CIK_OK) return s;
     use_options(cr, opt);
     /* every stage, one block of characters after the other: one parallel

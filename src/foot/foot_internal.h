@@ -18,22 +18,29 @@
 
 #include "../internal.h"
 
+/* Steepest ground slope (dh/dx, dh/dz) the normals are taken from: a
+ * steeper one (a cliff between two samples, a spacing near FLT_MIN) is
+ * clamped to it, so that the squared slopes stay finite (2e36 < FLT_MAX)
+ * and the normal comes out finite and unit, horizontal for a wall. No
+ * terrain with any meaning is that steep: real slopes are never changed. */
+#define CIK__HF_MAX_SLOPE 1e18f
+
 /* Per-character float streams. */
-enum { C_PX, C_PY, C_PZ, C_QX, C_QY, C_QZ, C_QW, C_DROP, C_STATE, C_COUNT };
+enum { CHAR_PX, CHAR_PY, CHAR_PZ, CHAR_QX, CHAR_QY, CHAR_QZ, CHAR_QW, CHAR_DROP, CHAR_STATE, CHAR_COUNT };
 
 /* Per-foot float streams: the public ones, then internal ones. */
 enum {
-    F_POSE = 0, /* 12: x[3] y[3] z[3] w[3] */
-    F_WEIGHT = 12,
-    F_AAX, F_AAY, F_AAZ,
-    F_PROBEX, F_PROBEZ,
-    F_CY, F_CNX, F_CNY, F_CNZ,
-    F_TX, F_TY, F_TZ,
-    F_AX, F_AY, F_AZ,
-    F_FQX, F_FQY, F_FQZ, F_FQW,
-    F_AFX, F_AFY, F_AFZ, F_AFW, /* animated foot world rotation */
-    F_DFX, F_DFY, F_DFZ, F_DFW, /* desired foot world rotation */
-    F_COUNT
+    FOOT_POSE = 0, /* 12: x[3] y[3] z[3] w[3] */
+    FOOT_WEIGHT = 12,
+    FOOT_AAX, FOOT_AAY, FOOT_AAZ,
+    FOOT_PROBEX, FOOT_PROBEZ,
+    FOOT_CY, FOOT_CNX, FOOT_CNY, FOOT_CNZ,
+    FOOT_TX, FOOT_TY, FOOT_TZ,
+    FOOT_AX, FOOT_AY, FOOT_AZ,
+    FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
+    FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, /* animated foot world rotation */
+    FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, /* desired foot world rotation */
+    FOOT_COUNT
 };
 
 /* Scratch streams of one block (BLOCK characters in crowd.c), on the
@@ -43,37 +50,43 @@ enum {
  * the foot needs of the pelvis drop, the drop; the ground stage's cell
  * fractions, 1 where the point needs the border-aware scalar sample, the
  * cell's column and row (int32), and the twelve heights the interior
- * formula reads (G_H names them). Foot i is element i - s0 of a block's
+ * formula reads (GATHER_* name them). Foot i is element i - s0 of a block's
  * scratch. */
 enum {
-    S_EPX, S_EPY, S_EPZ, S_EQX, S_EQY, S_EQZ, S_EQW,
-    S_HOX, S_HOY, S_HOZ, S_LIM, S_NEED, S_DROP,
-    S_GU, S_GV, S_GBORDER, S_GIX, S_GIZ, S_GH,
-    S_COUNT = S_GH + 12
+    SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW,
+    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP,
+    SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
+    SCRATCH_COUNT = SCRATCH_GH + 12
 };
 
 /* The twelve heights around a point in cell (ix, iz), p = row iz, q = row
  * iz + 1: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1], q[2], p[-row],
  * p[1 - row], q[row], q[row + 1]. */
-enum { G_PM1, G_P0, G_P1, G_P2, G_QM1, G_Q0, G_Q1, G_Q2, G_PUP0, G_PUP1, G_QDN0, G_QDN1 };
+enum {
+    GATHER_PM1, GATHER_P0, GATHER_P1, GATHER_P2, GATHER_QM1, GATHER_Q0, GATHER_Q1, GATHER_Q2,
+    GATHER_PUP0, GATHER_PUP1, GATHER_QDN0, GATHER_QDN1
+};
 
 /* A prepared limit (fm_limit): type as a float, unit axis, cos and sin of
  * the half bounds. */
-enum { L_TYPE, L_AX, L_AY, L_AZ, L_CMIN, L_SMIN, L_CMAX, L_SMAX, L_CSWING, L_SSWING, L_COUNT };
+enum {
+    LIMIT_TYPE, LIMIT_AX, LIMIT_AY, LIMIT_AZ, LIMIT_CMIN, LIMIT_SMIN, LIMIT_CMAX, LIMIT_SMAX,
+    LIMIT_CSWING, LIMIT_SSWING, LIMIT_COUNT
+};
 
 /* Per-foot leg constants (one float per foot, set with the legs). */
 enum {
-    K_HIPX, K_HIPY, K_HIPZ,
-    K_THX, K_THY, K_THZ,
-    K_SHX, K_SHY, K_SHZ,
-    K_SOLEX, K_SOLEY, K_SOLEZ, /* unit */
-    K_AH,                      /* ankle height */
-    K_REACH,                   /* |thigh| + |shin| */
+    LEG_HIPX, LEG_HIPY, LEG_HIPZ,
+    LEG_THX, LEG_THY, LEG_THZ,
+    LEG_SHX, LEG_SHY, LEG_SHZ,
+    LEG_SOLEX, LEG_SOLEY, LEG_SOLEZ, /* unit */
+    LEG_AH,                          /* ankle height */
+    LEG_REACH,                       /* |thigh| + |shin| */
     /* the two-bone knee: |t + R(axis, k) s|^2 = kts + 2 (kC + kA cos k +
-     * kB sin k), (cphi, sphi) = (kA, kB) / kM; K_HINGE 1 for a hinge knee */
-    K_KA, K_KB, K_KC, K_KM, K_KTS, K_CPHI, K_SPHI, K_HINGE,
-    K_LIMIT, /* K_LIMIT + L_COUNT * joint + L_*: the prepared limits */
-    K_COUNT = K_LIMIT + 3 * L_COUNT
+     * kB sin k), (cphi, sphi) = (kA, kB) / kM; LEG_HINGE 1 for a hinge knee */
+    LEG_KA, LEG_KB, LEG_KC, LEG_KM, LEG_KTS, LEG_CPHI, LEG_SPHI, LEG_HINGE,
+    LEG_LIMIT, /* LEG_LIMIT + LIMIT_COUNT * joint + LIMIT_*: the prepared limits */
+    LEG_COUNT = LEG_LIMIT + 3 * LIMIT_COUNT
 };
 
 /* Where a kernel reads the leg constants: constant k of foot i is
@@ -83,15 +96,15 @@ enum {
  * in the cache, any other from its stream (mask -1): the same values, less
  * memory traffic. */
 typedef struct cik__foot_consts {
-    const float *p[K_COUNT];
-    int mask[K_COUNT];
+    const float *p[LEG_COUNT];
+    int mask[LEG_COUNT];
 } cik__foot_consts;
 
 /* What a kernel pass reads and writes: the crowd's streams and the stage's
  * arguments. */
 typedef struct cik__foot_job {
-    float *const *f;       /* F_COUNT per-foot streams */
-    float *s[S_COUNT];     /* the block's scratch streams, foot s0 first */
+    float *const *f;       /* FOOT_COUNT per-foot streams */
+    float *s[SCRATCH_COUNT];     /* the block's scratch streams, foot s0 first */
     int s0;
     const cik__foot_consts *k; /* the leg constants */
     const cik_streams *bs; /* the batch's streams */
@@ -122,8 +135,8 @@ typedef struct cik__foot_kernel {
 extern const cik__foot_kernel cik__foot_kernel_scalar;
 
 /* The ground stage's scalar part (heightfield.c) for points [begin, end)
- * of the job's block, after ground_cells: the S_GH heights of the interior
- * points' cells; a point near the border (S_GBORDER 1) is sampled here in
+ * of the job's block, after ground_cells: the SCRATCH_GH heights of the interior
+ * points' cells; a point near the border (SCRATCH_GBORDER 1) is sampled here in
  * full, into the contact streams. */
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
 

@@ -120,7 +120,7 @@ CIK_INLINE vq q_nlerp(vq a, vq b, vf t)
 
 /* cik_foot_apply_limit (crowd.c: the same cases, the same results up to
  * rounding) without transcendental functions, for the prepared limits at
- * k[base + L_*] (foot_math.h's fm_limit), none, hinge or swing-twist per
+ * k[base + LIMIT_*] (foot_math.h's fm_limit), none, hinge or swing-twist per
  * lane. Angles compare by their half-angle unit vectors: a rotation (axis
  * sin h, cos h) with cos h >= 0 is within a bound b exactly when s cos(b/2)
  * - w sin(b/2) <= 0, a swing by |swing.w| >= cos(swing_max / 2); a clamped
@@ -128,21 +128,21 @@ CIK_INLINE vq q_nlerp(vq a, vq b, vf t)
  * back as it is. */
 CIK_INLINE vq apply_limit(const cik__foot_consts *k, int base, int i, vq in)
 {
-    vf type = kld(k, base + L_TYPE, i);
+    vf type = kld(k, base + LIMIT_TYPE, i);
     vm none = v_eq(type, v_set1((float)CIK_LIMIT_NONE));
     if (w_all(none)) return in;
     vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
     vf z = v_set1(0.0f), one = v_set1(1.0f);
     vq q = q_sel(v_lt(in.w, z), q_neg(in), in);
-    v3 axis = kv3(k, base + L_AX, i);
+    v3 axis = kv3(k, base + LIMIT_AX, i);
     vf s = v_fma(q.x, axis.x, v_fma(q.y, axis.y, v_mul(q.z, axis.z)));
     /* the twist (s, w) normalised; none (angle 0) when it vanishes */
     vf tn2 = v_fma(s, s, v_mul(q.w, q.w));
     vm tok = v_gt(tn2, v_set1(1e-24f));
     vf tk = v_rsqrt(v_max(tn2, v_set1(K_TINY)));
     vf ts = v_sel(tok, v_mul(s, tk), z), tw = v_sel(tok, v_mul(q.w, tk), one);
-    vf cmax = kld(k, base + L_CMAX, i), smax = kld(k, base + L_SMAX, i);
-    vf cmin = kld(k, base + L_CMIN, i), smin = kld(k, base + L_SMIN, i);
+    vf cmax = kld(k, base + LIMIT_CMAX, i), smax = kld(k, base + LIMIT_SMAX, i);
+    vf cmin = kld(k, base + LIMIT_CMIN, i), smin = kld(k, base + LIMIT_SMIN, i);
     vm above = v_gt(v_fnma(tw, smax, v_mul(ts, cmax)), z);
     vm below = w_andnot(v_lt(v_fnma(tw, smin, v_mul(ts, cmin)), z), above);
     vm inside = w_not(w_or(above, below));
@@ -159,11 +159,11 @@ CIK_INLINE vq apply_limit(const cik__foot_consts *k, int base, int i, vq in)
         vq tq = q4(v_mul(axis.x, ts), v_mul(axis.y, ts), v_mul(axis.z, ts), tw);
         vq swing = q_mul(q, q_conj(tq));
         swing = q_sel(v_lt(swing.w, z), q_neg(swing), swing);
-        vf cswing = kld(k, base + L_CSWING, i);
+        vf cswing = kld(k, base + LIMIT_CSWING, i);
         vm swing_ok = v_ge(swing.w, cswing);
         vf n2 = v_fma(swing.x, swing.x, v_fma(swing.y, swing.y, v_mul(swing.z, swing.z)));
         vm clamp = w_andnot(v_gt(n2, v_set1(1e-24f)), swing_ok);
-        vf sk = v_mul(kld(k, base + L_SSWING, i), v_rsqrt(v_max(n2, v_set1(K_TINY))));
+        vf sk = v_mul(kld(k, base + LIMIT_SSWING, i), v_rsqrt(v_max(n2, v_set1(K_TINY))));
         swing = q_sel(clamp, q4(v_mul(swing.x, sk), v_mul(swing.y, sk), v_mul(swing.z, sk), cswing), swing);
         vq limited = q_norm(q_mul(swing, twist));
         vm keep = w_and(inside, swing_ok);
@@ -180,17 +180,17 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     for (int i = begin; i < end; i += CIK_LANES) {
-        vq r = q_norm(q_sld(job, S_EQX, i));
-        v3 p = v3_sld(job, S_EPX, i);
-        vq w0 = q_mul(r, q_ld(cF, F_POSE + 0, F_POSE + 3, F_POSE + 6, F_POSE + 9, i));
-        vq w1 = q_mul(w0, q_ld(cF, F_POSE + 1, F_POSE + 4, F_POSE + 7, F_POSE + 10, i));
-        vq w2 = q_norm(q_mul(w1, q_ld(cF, F_POSE + 2, F_POSE + 5, F_POSE + 8, F_POSE + 11, i)));
-        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, K_HIPX, i))), q_rotate(w0, kv3(K, K_THX, i))),
-                       q_rotate(w1, kv3(K, K_SHX, i)));
-        v3_st(F, F_AAX, i, a);
-        v_store(F[F_PROBEX] + i, a.x);
-        v_store(F[F_PROBEZ] + i, a.z);
-        q_st(F, F_AFX, F_AFY, F_AFZ, F_AFW, i, w2);
+        vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
+        v3 p = v3_sld(job, SCRATCH_EPX, i);
+        vq w0 = q_mul(r, q_ld(cF, FOOT_POSE + 0, FOOT_POSE + 3, FOOT_POSE + 6, FOOT_POSE + 9, i));
+        vq w1 = q_mul(w0, q_ld(cF, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, i));
+        vq w2 = q_norm(q_mul(w1, q_ld(cF, FOOT_POSE + 2, FOOT_POSE + 5, FOOT_POSE + 8, FOOT_POSE + 11, i)));
+        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, LEG_HIPX, i))), q_rotate(w0, kv3(K, LEG_THX, i))),
+                       q_rotate(w1, kv3(K, LEG_SHX, i)));
+        v3_st(F, FOOT_AAX, i, a);
+        v_store(F[FOOT_PROBEX] + i, a.x);
+        v_store(F[FOOT_PROBEZ] + i, a.z);
+        q_st(F, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i, w2);
     }
 }
 
@@ -204,40 +204,43 @@ static void k_ground_cells(const cik__foot_job *job, int begin, int end)
     const vf ox = v_set1(job->ox), oz = v_set1(job->oz), sx = v_set1(job->sx), sz = v_set1(job->sz);
     const vf one = v_set1(1.0f), umax = v_set1(job->umax - 2.0f), vmax = v_set1(job->vmax - 2.0f);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vf u = v_div(v_sub(ld(cF, F_PROBEX, i), ox), sx), v = v_div(v_sub(ld(cF, F_PROBEZ, i), oz), sz);
+        vf u = v_div(v_sub(ld(cF, FOOT_PROBEX, i), ox), sx), v = v_div(v_sub(ld(cF, FOOT_PROBEZ, i), oz), sz);
         vm inside = w_and(w_and(v_ge(u, one), v_lt(u, umax)), w_and(v_ge(v, one), v_lt(v, vmax)));
         /* border lanes (NaN included) get cell (1, 1): never read */
         u = v_sel(inside, u, one);
         v = v_sel(inside, v, one);
         vf fu = v_floor(u), fv = v_floor(v);
-        sst(job, S_GU, i, v_sub(u, fu));
-        sst(job, S_GV, i, v_sub(v, fv));
-        sst(job, S_GBORDER, i, v_sel(inside, v_set1(0.0f), one));
-        v_store_i32((int32_t *)job->s[S_GIX] + (i - job->s0), fu);
-        v_store_i32((int32_t *)job->s[S_GIZ] + (i - job->s0), fv);
+        sst(job, SCRATCH_GU, i, v_sub(u, fu));
+        sst(job, SCRATCH_GV, i, v_sub(v, fv));
+        sst(job, SCRATCH_GBORDER, i, v_sel(inside, v_set1(0.0f), one));
+        v_store_i32((int32_t *)job->s[SCRATCH_GIX] + (i - job->s0), fu);
+        v_store_i32((int32_t *)job->s[SCRATCH_GIZ] + (i - job->s0), fv);
     }
 }
+
+/* heightfield.c's hf_slope: a slope within +-CIK__HF_MAX_SLOPE. */
+CIK_INLINE vf slope(vf g) { return v_max(v_min(g, v_set1(CIK__HF_MAX_SLOPE)), v_set1(-CIK__HF_MAX_SLOPE)); }
 
 /* Stage 2 after cik__foot_ground_gather: heightfield.c's formula for a
  * point away from the border (bilinear height; the per-sample normals from
  * central differences, interpolated, renormalised) on the gathered heights;
- * points the gather sampled itself (S_GBORDER) keep what it wrote. */
+ * points the gather sampled itself (SCRATCH_GBORDER) keep what it wrote. */
 static void k_ground(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
     const vf ix2 = v_set1(job->ix2), iz2 = v_set1(job->iz2), one = v_set1(1.0f), z = v_set1(0.0f);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vf fu = sld(job, S_GU, i), fv = sld(job, S_GV, i);
+        vf fu = sld(job, SCRATCH_GU, i), fv = sld(job, SCRATCH_GV, i);
         vf h[12];
-        for (int g = 0; g < 12; ++g) h[g] = sld(job, S_GH + g, i);
+        for (int g = 0; g < 12; ++g) h[g] = sld(job, SCRATCH_GH + g, i);
         vf gu = v_sub(one, fu), gv = v_sub(one, fv);
         vf w00 = v_mul(gu, gv), w10 = v_mul(fu, gv), w01 = v_mul(gu, fv), w11 = v_mul(fu, fv);
-        vf height = v_fma(w00, h[G_P0], v_fma(w10, h[G_P1], v_fma(w01, h[G_Q0], v_mul(w11, h[G_Q1]))));
-        vf gx00 = v_mul(v_sub(h[G_P1], h[G_PM1]), ix2), gz00 = v_mul(v_sub(h[G_Q0], h[G_PUP0]), iz2);
-        vf gx10 = v_mul(v_sub(h[G_P2], h[G_P0]), ix2), gz10 = v_mul(v_sub(h[G_Q1], h[G_PUP1]), iz2);
-        vf gx01 = v_mul(v_sub(h[G_Q1], h[G_QM1]), ix2), gz01 = v_mul(v_sub(h[G_QDN0], h[G_P0]), iz2);
-        vf gx11 = v_mul(v_sub(h[G_Q2], h[G_Q0]), ix2), gz11 = v_mul(v_sub(h[G_QDN1], h[G_P1]), iz2);
+        vf height = v_fma(w00, h[GATHER_P0], v_fma(w10, h[GATHER_P1], v_fma(w01, h[GATHER_Q0], v_mul(w11, h[GATHER_Q1]))));
+        vf gx00 = slope(v_mul(v_sub(h[GATHER_P1], h[GATHER_PM1]), ix2)), gz00 = slope(v_mul(v_sub(h[GATHER_Q0], h[GATHER_PUP0]), iz2));
+        vf gx10 = slope(v_mul(v_sub(h[GATHER_P2], h[GATHER_P0]), ix2)), gz10 = slope(v_mul(v_sub(h[GATHER_Q1], h[GATHER_PUP1]), iz2));
+        vf gx01 = slope(v_mul(v_sub(h[GATHER_Q1], h[GATHER_QM1]), ix2)), gz01 = slope(v_mul(v_sub(h[GATHER_QDN0], h[GATHER_P0]), iz2));
+        vf gx11 = slope(v_mul(v_sub(h[GATHER_Q2], h[GATHER_Q0]), ix2)), gz11 = slope(v_mul(v_sub(h[GATHER_QDN1], h[GATHER_P1]), iz2));
         vf a = v_mul(w00, v_rsqrt(v_fma(gx00, gx00, v_fma(gz00, gz00, one))));
         vf b = v_mul(w10, v_rsqrt(v_fma(gx10, gx10, v_fma(gz10, gz10, one))));
         vf c = v_mul(w01, v_rsqrt(v_fma(gx01, gx01, v_fma(gz01, gz01, one))));
@@ -247,11 +250,11 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf nz = v_neg(v_fma(a, gz00, v_fma(b, gz10, v_fma(c, gz01, v_mul(d, gz11)))));
         vf n2 = v_fma(nx, nx, v_fma(ny, ny, v_mul(nz, nz)));
         vf k = v_sel(v_gt(n2, z), v_rsqrt(v_max(n2, v_set1(K_TINY))), one);
-        vm border = v_gt(sld(job, S_GBORDER, i), z);
-        v_store(F[F_CY] + i, v_sel(border, ld(cF, F_CY, i), height));
-        v_store(F[F_CNX] + i, v_sel(border, ld(cF, F_CNX, i), v_mul(nx, k)));
-        v_store(F[F_CNY] + i, v_sel(border, ld(cF, F_CNY, i), v_mul(ny, k)));
-        v_store(F[F_CNZ] + i, v_sel(border, ld(cF, F_CNZ, i), v_mul(nz, k)));
+        vm border = v_gt(sld(job, SCRATCH_GBORDER, i), z);
+        v_store(F[FOOT_CY] + i, v_sel(border, ld(cF, FOOT_CY, i), height));
+        v_store(F[FOOT_CNX] + i, v_sel(border, ld(cF, FOOT_CNX, i), v_mul(nx, k)));
+        v_store(F[FOOT_CNY] + i, v_sel(border, ld(cF, FOOT_CNY, i), v_mul(ny, k)));
+        v_store(F[FOOT_CNZ] + i, v_sel(border, ld(cF, FOOT_CNZ, i), v_mul(nz, k)));
     }
 }
 
@@ -266,38 +269,38 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
     const float *const *cF = (const float *const *)F;
     const vf z = v_set1(0.0f), one = v_set1(1.0f), keep = v_set1(1.0f - job->margin);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vf w = ld(cF, F_WEIGHT, i);
+        vf w = ld(cF, FOOT_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
-        v3 a = v3_ld(cF, F_AAX, i);
-        v3 n = v3_ld(cF, F_CNX, i);
+        v3 a = v3_ld(cF, FOOT_AAX, i);
+        v3 n = v3_ld(cF, FOOT_CNX, i);
         vf nl2 = v3_dot(n, n);
         n = v3_sel(v_gt(nl2, v_set1(1e-12f)), v3_scale(n, v_rsqrt(v_max(nl2, v_set1(K_TINY)))), v3_of(z, one, z));
         /* planted: the ankle above the contact along the normal */
-        vf ah = kld(K, K_AH, i);
-        v3 tp = v3_of(v_fma(n.x, ah, a.x), v_fma(n.y, ah, ld(cF, F_CY, i)), v_fma(n.z, ah, a.z));
+        vf ah = kld(K, LEG_AH, i);
+        v3 tp = v3_of(v_fma(n.x, ah, a.x), v_fma(n.y, ah, ld(cF, FOOT_CY, i)), v_fma(n.z, ah, a.z));
         v3 t = v3_of(v_fma(v_sub(tp.x, a.x), w, a.x), v_fma(v_sub(tp.y, a.y), w, a.y), v_fma(v_sub(tp.z, a.z), w, a.z));
         t.y = v_sel(v_lt(t.y, tp.y), tp.y, t.y); /* no foot below the ground */
-        v3_st(F, F_TX, i, t);
+        v3_st(F, FOOT_TX, i, t);
         /* desired foot orientation: the animated one turned so the sole lies
          * on the ground normal, blended by the weight */
-        vq af = q_ld(cF, F_AFX, F_AFY, F_AFZ, F_AFW, i);
-        v3 sole = q_rotate(af, kv3(K, K_SOLEX, i));
+        vq af = q_ld(cF, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i);
+        v3 sole = q_rotate(af, kv3(K, LEG_SOLEX, i));
         vq df = q_sel(v_gt(w, z), q_mul(q_arc(sole, n), af), af);
         df = q_sel(v_lt(w, one), q_nlerp(af, df, w), df);
-        q_st(F, F_DFX, F_DFY, F_DFZ, F_DFW, i, df);
+        q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* pelvis: what this foot needs beyond the leg's comfortable reach
          * (or beyond the animation's own extension, if longer) */
-        vq r = q_norm(q_sld(job, S_EQX, i));
-        v3 hip_off = q_rotate(r, kv3(K, K_HIPX, i));
-        sst(job, S_HOX, i, hip_off.x);
-        sst(job, S_HOY, i, hip_off.y);
-        sst(job, S_HOZ, i, hip_off.z);
-        v3 hip = v3_add(v3_sld(job, S_EPX, i), hip_off);
-        vf lim = v_mul(kld(K, K_REACH, i), keep);
+        vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
+        v3 hip_off = q_rotate(r, kv3(K, LEG_HIPX, i));
+        sst(job, SCRATCH_HOX, i, hip_off.x);
+        sst(job, SCRATCH_HOY, i, hip_off.y);
+        sst(job, SCRATCH_HOZ, i, hip_off.z);
+        v3 hip = v3_add(v3_sld(job, SCRATCH_EPX, i), hip_off);
+        vf lim = v_mul(kld(K, LEG_REACH, i), keep);
         v3 ah_v = v3_sub(a, hip);
         vf anim = v_sqrt(v3_dot(ah_v, ah_v));
         lim = v_sel(v_gt(anim, lim), anim, lim);
-        sst(job, S_LIM, i, lim);
+        sst(job, SCRATCH_LIM, i, lim);
         /* drop_need: how far the hip must come down so that t is lim away;
          * nothing when reachable (or NaN) or above the hip, the hip level
          * when t is beyond reach sideways */
@@ -305,7 +308,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf lim2 = v_mul(lim, lim), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
         vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
-        sst(job, S_NEED, i, v_sel(none, z, need));
+        sst(job, SCRATCH_NEED, i, v_sel(none, z, need));
     }
 }
 
@@ -322,14 +325,14 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
  * has a solution). */
 CIK_INLINE vm knee_for_distance(const cik__foot_consts *K, int i, vf dist, vf cur_s, vf cur_c, vf *ks, vf *kc)
 {
-    const int l = K_LIMIT + L_COUNT * 1;
+    const int l = LEG_LIMIT + LIMIT_COUNT * 1;
     const vf z = v_set1(0.0f), one = v_set1(1.0f), half = v_set1(0.5f);
-    vf kM = kld(K, K_KM, i), kA = kld(K, K_KA, i), kB = kld(K, K_KB, i);
-    vf cphi = kld(K, K_CPHI, i), sphi = kld(K, K_SPHI, i);
-    vf cmax = kld(K, l + L_CMAX, i), smax = kld(K, l + L_SMAX, i);
-    vf cmin = kld(K, l + L_CMIN, i), smin = kld(K, l + L_SMIN, i);
+    vf kM = kld(K, LEG_KM, i), kA = kld(K, LEG_KA, i), kB = kld(K, LEG_KB, i);
+    vf cphi = kld(K, LEG_CPHI, i), sphi = kld(K, LEG_SPHI, i);
+    vf cmax = kld(K, l + LIMIT_CMAX, i), smax = kld(K, l + LIMIT_SMAX, i);
+    vf cmin = kld(K, l + LIMIT_CMIN, i), smin = kld(K, l + LIMIT_SMIN, i);
     vm valid = v_gt(kM, v_set1(1e-9f));
-    vf want = v_sub(v_mul(half, v_sub(v_mul(dist, dist), kld(K, K_KTS, i))), kld(K, K_KC, i));
+    vf want = v_sub(v_mul(half, v_sub(v_mul(dist, dist), kld(K, LEG_KTS, i))), kld(K, LEG_KC, i));
     vf c = v_div(want, v_sel(valid, kM, one));
     c = v_max(v_min(c, one), v_set1(-1.0f));
     vf r = v_sqrt(v_max(v_mul(v_sub(one, c), v_add(one, c)), z)); /* sin(acos c), accurate near c = +-1 */
@@ -366,7 +369,7 @@ CIK_INLINE vm knee_for_distance(const cik__foot_consts *K, int i, vf dist, vf cu
     return w_and(valid, v_gt(v_abs(v_fnma(best_c, cur_s, v_mul(best_s, cur_c))), v_set1(5e-7f)));
 }
 
-/* Stage 3, second pass (after the per-character drop is in S_DROP): the
+/* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP): the
  * roots, the targets pulled in to the reach, the start poses (the animation
  * clamped into the limits, seeded where it misses the target). */
 static void k_place_b(const cik__foot_job *job, int begin, int end)
@@ -377,9 +380,9 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
     const cik_streams *bs = job->bs;
     const vf z = v_set1(0.0f), thr2 = v_set1(job->threshold * job->threshold);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vq r = q_norm(q_sld(job, S_EQX, i));
-        v3 pl = v3_sld(job, S_EPX, i);
-        pl.y = v_sub(pl.y, sld(job, S_DROP, i));
+        vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
+        v3 pl = v3_sld(job, SCRATCH_EPX, i);
+        pl.y = v_sub(pl.y, sld(job, SCRATCH_DROP, i));
         v_store(bs->root_position_x + i, pl.x);
         v_store(bs->root_position_y + i, pl.y);
         v_store(bs->root_position_z + i, pl.z);
@@ -389,34 +392,34 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v_store(bs->root_rotation_w + i, r.w);
         vq q[3];
         for (int j = 0; j < 3; ++j)
-            q[j] = apply_limit(K, K_LIMIT + L_COUNT * j, i,
-                               q_ld(cF, F_POSE + j, F_POSE + 3 + j, F_POSE + 6 + j, F_POSE + 9 + j, i));
-        v3 t = v3_ld(cF, F_TX, i);
-        v3 hip = v3_add(pl, v3_sld(job, S_HOX, i));
+            q[j] = apply_limit(K, LEG_LIMIT + LIMIT_COUNT * j, i,
+                               q_ld(cF, FOOT_POSE + j, FOOT_POSE + 3 + j, FOOT_POSE + 6 + j, FOOT_POSE + 9 + j, i));
+        v3 t = v3_ld(cF, FOOT_TX, i);
+        v3 hip = v3_add(pl, v3_sld(job, SCRATCH_HOX, i));
         /* a target still out of reach after the pelvis drop is pulled in to
          * the reach: the leg then points at it, knee not locked */
         v3 v = v3_sub(t, hip);
-        vf d2 = v3_dot(v, v), lim = sld(job, S_LIM, i);
+        vf d2 = v3_dot(v, v), lim = sld(job, SCRATCH_LIM, i);
         vm pull = v_gt(d2, v_mul(lim, lim));
         if (w_any(pull)) {
             t = v3_sel(pull, v3_add(hip, v3_scale(v, v_div(lim, v_sqrt(v_max(d2, v_set1(K_TINY)))))), t);
-            v3_st(F, F_TX, i, t);
+            v3_st(F, FOOT_TX, i, t);
             v = v3_sub(t, hip);
         }
         v_store(bs->target_x + i, t.x);
         v_store(bs->target_y + i, t.y);
         v_store(bs->target_z + i, t.z);
-        v3 thigh = kv3(K, K_THX, i), shin = kv3(K, K_SHX, i);
+        v3 thigh = kv3(K, LEG_THX, i), shin = kv3(K, LEG_SHX, i);
         /* a start pose that already meets the target is left alone */
         if (job->start != CIK_FOOT_START_ANIMATION) {
             v3 e = v3_add(hip, q_rotate(q_mul(r, q[0]), v3_add(thigh, q_rotate(q[1], shin))));
             v3 de = v3_sub(e, t);
-            vm seed = w_and(v_ge(v3_dot(de, de), thr2), v_gt(kld(K, K_HINGE, i), z));
+            vm seed = w_and(v_ge(v3_dot(de, de), thr2), v_gt(kld(K, LEG_HINGE, i), z));
             if (w_any(seed)) {
                 /* the seed: the knee for the distance, then (TWO_BONE) the
                  * hip swung by the shortest arc toward the target, its limit
                  * applied */
-                v3 ka = kv3(K, K_LIMIT + L_COUNT + L_AX, i);
+                v3 ka = kv3(K, LEG_LIMIT + LIMIT_COUNT + LIMIT_AX, i);
                 vq q1 = q_sel(v_lt(q[1].w, z), q_neg(q[1]), q[1]);
                 vf s = v3_dot(v3_of(q1.x, q1.y, q1.z), ka), n2 = v_fma(s, s, v_mul(q1.w, q1.w));
                 vm nok = v_gt(n2, z);
@@ -435,7 +438,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                     ok = w_andnot(ok, v_gt(turn.w, v_set1(0.9999999f)));
                     if (w_any(ok)) {
                         vq q0 = q_norm(q_mul(q_conj(r), q_mul(turn, w0)));
-                        q[0] = q_sel(ok, apply_limit(K, K_LIMIT, i, q0), q[0]);
+                        q[0] = q_sel(ok, apply_limit(K, LEG_LIMIT, i, q0), q[0]);
                     }
                 }
             }
@@ -467,17 +470,17 @@ static void k_align(const cik__foot_job *job, int begin, int end)
         vq q1 = q4(v_load(bs->rotation_x[1] + i), v_load(bs->rotation_y[1] + i), v_load(bs->rotation_z[1] + i),
                    v_load(bs->rotation_w[1] + i));
         vq w0 = q_mul(r, q0), w1 = q_mul(w0, q1);
-        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, K_HIPX, i))), q_rotate(w0, kv3(K, K_THX, i))),
-                       q_rotate(w1, kv3(K, K_SHX, i)));
-        vq df = q_ld(cF, F_DFX, F_DFY, F_DFZ, F_DFW, i);
-        vq q2 = apply_limit(K, K_LIMIT + 2 * L_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
+        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, LEG_HIPX, i))), q_rotate(w0, kv3(K, LEG_THX, i))),
+                       q_rotate(w1, kv3(K, LEG_SHX, i)));
+        vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
+        vq q2 = apply_limit(K, LEG_LIMIT + 2 * LIMIT_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
         v_store(bs->rotation_x[2] + i, q2.x);
         v_store(bs->rotation_y[2] + i, q2.y);
         v_store(bs->rotation_z[2] + i, q2.z);
         v_store(bs->rotation_w[2] + i, q2.w);
         vq w2 = q_norm(q_mul(w1, q2));
-        v3_st(F, F_AX, i, a);
-        q_st(F, F_FQX, F_FQY, F_FQZ, F_FQW, i, w2);
+        v3_st(F, FOOT_AX, i, a);
+        q_st(F, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW, i, w2);
     }
 }
 

@@ -1,6 +1,7 @@
 /* Heightfield sampling: bilinear heights, interpolated per-sample normals. */
 #include "crowdik/foot.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -10,12 +11,28 @@
 cik_status cik_heightfield_validate(const cik_heightfield *hf)
 {
     if (!hf || !hf->heights || hf->count_x < 2 || hf->count_z < 2) return CIK_ERROR_ARGUMENT;
-    if (!(hf->spacing_x > 0.0f) || !(hf->spacing_z > 0.0f) || !isfinite(hf->spacing_x) ||
+    /* the sampling works in float grid coordinates: up to 2^24 every
+     * integer, count - 1 included, is a float, so a coordinate clamped to
+     * [0, count - 1] truncates to an index inside the grid (beyond it
+     * count - 1 rounds up to a sample that does not exist) */
+    if (hf->count_x > CIK_HEIGHTFIELD_MAX_COUNT || hf->count_z > CIK_HEIGHTFIELD_MAX_COUNT)
+        return CIK_ERROR_ARGUMENT;
+    /* a normal float spacing: 1 / (2 spacing), the gradients' factor, is
+     * finite */
+    if (!(hf->spacing_x >= FLT_MIN) || !(hf->spacing_z >= FLT_MIN) || !isfinite(hf->spacing_x) ||
         !isfinite(hf->spacing_z) || !isfinite(hf->origin_x) || !isfinite(hf->origin_z))
         return CIK_ERROR_ARGUMENT;
     if ((size_t)hf->count_x > ((size_t)-1 / sizeof(float)) / (size_t)hf->count_z)
         return CIK_ERROR_ARGUMENT;
     return CIK_OK;
+}
+
+/* A slope clamped to +-CIK__HF_MAX_SLOPE, as the kernels' min then max
+ * (which take the bound for NaN, from non-finite heights). */
+static inline float hf_slope(float g)
+{
+    g = g < CIK__HF_MAX_SLOPE ? g : CIK__HF_MAX_SLOPE;
+    return g > -CIK__HF_MAX_SLOPE ? g : -CIK__HF_MAX_SLOPE;
 }
 
 static inline float hf_at(const cik_heightfield *hf, int ix, int iz)
@@ -24,13 +41,13 @@ static inline float hf_at(const cik_heightfield *hf, int ix, int iz)
 }
 
 /* Gradient (dh/dx, dh/dz) at a sample from central differences, one-sided
- * at the border. */
+ * at the border, each within +-CIK__HF_MAX_SLOPE (foot_internal.h). */
 static inline void hf_grad(const cik_heightfield *hf, int ix, int iz, float *gx, float *gz)
 {
     int x0 = ix > 0 ? ix - 1 : ix, x1 = ix < hf->count_x - 1 ? ix + 1 : ix;
     int z0 = iz > 0 ? iz - 1 : iz, z1 = iz < hf->count_z - 1 ? iz + 1 : iz;
-    *gx = (hf_at(hf, x1, iz) - hf_at(hf, x0, iz)) / ((float)(x1 - x0) * hf->spacing_x);
-    *gz = (hf_at(hf, ix, z1) - hf_at(hf, ix, z0)) / ((float)(z1 - z0) * hf->spacing_z);
+    *gx = hf_slope((hf_at(hf, x1, iz) - hf_at(hf, x0, iz)) / ((float)(x1 - x0) * hf->spacing_x));
+    *gz = hf_slope((hf_at(hf, ix, z1) - hf_at(hf, ix, z0)) / ((float)(z1 - z0) * hf->spacing_z));
 }
 
 static inline void hf_sample(const cik_heightfield *hf, float x, float z, float *height,
@@ -90,10 +107,10 @@ static inline void hf_sample_interior(const float *p, ptrdiff_t row, float fu, f
     float w01 = (1.0f - fu) * fv, w11 = fu * fv;
     const float *p1 = p + row;
     *height = w00 * p[0] + w10 * p[1] + w01 * p1[0] + w11 * p1[1];
-    float gx00 = (p[1] - p[-1]) * ix2, gz00 = (p1[0] - p[-row]) * iz2;
-    float gx10 = (p[2] - p[0]) * ix2, gz10 = (p1[1] - p[1 - row]) * iz2;
-    float gx01 = (p1[1] - p1[-1]) * ix2, gz01 = (p1[row] - p[0]) * iz2;
-    float gx11 = (p1[2] - p1[0]) * ix2, gz11 = (p1[row + 1] - p[1]) * iz2;
+    float gx00 = hf_slope((p[1] - p[-1]) * ix2), gz00 = hf_slope((p1[0] - p[-row]) * iz2);
+    float gx10 = hf_slope((p[2] - p[0]) * ix2), gz10 = hf_slope((p1[1] - p[1 - row]) * iz2);
+    float gx01 = hf_slope((p1[1] - p1[-1]) * ix2), gz01 = hf_slope((p1[row] - p[0]) * iz2);
+    float gx11 = hf_slope((p1[2] - p1[0]) * ix2), gz11 = hf_slope((p1[row + 1] - p[1]) * iz2);
     float a = w00 / sqrtf(gx00 * gx00 + 1.0f + gz00 * gz00);
     float b = w10 / sqrtf(gx10 * gx10 + 1.0f + gz10 * gz10);
     float c = w01 / sqrtf(gx01 * gx01 + 1.0f + gz01 * gz01);
@@ -152,11 +169,11 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
 {
     const ptrdiff_t row = hf->count_x;
     float *const *f = job->f;
-    const float *px = f[F_PROBEX], *pz = f[F_PROBEZ];
-    const float *border = job->s[S_GBORDER] - job->s0;
-    const int32_t *cx = (const int32_t *)job->s[S_GIX] - job->s0, *cz = (const int32_t *)job->s[S_GIZ] - job->s0;
+    const float *px = f[FOOT_PROBEX], *pz = f[FOOT_PROBEZ];
+    const float *border = job->s[SCRATCH_GBORDER] - job->s0;
+    const int32_t *cx = (const int32_t *)job->s[SCRATCH_GIX] - job->s0, *cz = (const int32_t *)job->s[SCRATCH_GIZ] - job->s0;
     float *h[12];
-    for (int g = 0; g < 12; ++g) h[g] = job->s[S_GH + g] - job->s0;
+    for (int g = 0; g < 12; ++g) h[g] = job->s[SCRATCH_GH + g] - job->s0;
     for (int i = begin; i < end; ++i) {
         if (i + GATHER_AHEAD < end && border[i + GATHER_AHEAD] == 0.0f) {
             /* a large heightfield is mostly not in the cache, and the four
@@ -170,25 +187,25 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
         }
         if (border[i] == 0.0f) {
             const float *p = hf->heights + (ptrdiff_t)cz[i] * row + cx[i], *q = p + row;
-            h[G_PM1][i] = p[-1];
-            h[G_P0][i] = p[0];
-            h[G_P1][i] = p[1];
-            h[G_P2][i] = p[2];
-            h[G_QM1][i] = q[-1];
-            h[G_Q0][i] = q[0];
-            h[G_Q1][i] = q[1];
-            h[G_Q2][i] = q[2];
-            h[G_PUP0][i] = p[-row];
-            h[G_PUP1][i] = p[1 - row];
-            h[G_QDN0][i] = q[row];
-            h[G_QDN1][i] = q[row + 1];
+            h[GATHER_PM1][i] = p[-1];
+            h[GATHER_P0][i] = p[0];
+            h[GATHER_P1][i] = p[1];
+            h[GATHER_P2][i] = p[2];
+            h[GATHER_QM1][i] = q[-1];
+            h[GATHER_Q0][i] = q[0];
+            h[GATHER_Q1][i] = q[1];
+            h[GATHER_Q2][i] = q[2];
+            h[GATHER_PUP0][i] = p[-row];
+            h[GATHER_PUP1][i] = p[1 - row];
+            h[GATHER_QDN0][i] = q[row];
+            h[GATHER_QDN1][i] = q[row + 1];
             continue;
         }
         cik_vec3 n;
-        hf_sample(hf, px[i], pz[i], &f[F_CY][i], &n);
-        f[F_CNX][i] = n.x;
-        f[F_CNY][i] = n.y;
-        f[F_CNZ][i] = n.z;
+        hf_sample(hf, px[i], pz[i], &f[FOOT_CY][i], &n);
+        f[FOOT_CNX][i] = n.x;
+        f[FOOT_CNY][i] = n.y;
+        f[FOOT_CNZ][i] = n.z;
         /* flat ground for the kernel's lane, whose result is not kept */
         for (int g = 0; g < 12; ++g) h[g][i] = 0.0f;
     }

@@ -5,7 +5,7 @@
 # corpus stays unchanged. Prints the execution count.
 #
 #   tests/fuzz/run.sh TARGET SOURCE_DIR BUILD_DIR
-#     TARGET      api | bvh
+#     TARGET      api | bvh | foot
 #     SOURCE_DIR  the repository root
 #     BUILD_DIR   where the binary, the working corpus and findings go
 #
@@ -21,7 +21,7 @@
 # at once (ctest -j) wait for each other instead of compiling twice.
 set -euo pipefail
 
-target=${1:?target (api or bvh)}
+target=${1:?target (api, bvh or foot)}
 src=$(cd "${2:?source dir}" && pwd)
 build=${3:?build dir}
 seconds=${FUZZ_SECONDS:-60}
@@ -38,12 +38,20 @@ skip() {
     exit 77
 }
 
+# max_len: what each decoder can use (a long input is a long call sequence:
+# fuzz_api reads up to 1,024 operations, fuzz_foot 256). len_control 0 lets
+# mutations reach that length at once: libFuzzer's default raises the limit
+# only after runs without new coverage, and a 10-minute fuzz_api run stayed
+# at 39 bytes (a handful of calls).
 case "$target" in
-api) extra=(support/workloads.c support/legs.c) ;;
+api) extra=(support/workloads.c support/legs.c); max_len=16384; len_control=0 ;;
 bvh)
     if [ ! -f "$src/support/bvh.c" ]; then skip "support/bvh.c is not there"; fi
     extra=(support/bvh.c)
+    max_len=4096
+    len_control=100 # libFuzzer's default: BVH text grows line by line
     ;;
+foot) extra=(); max_len=16384; len_control=0 ;;
 *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 
@@ -119,7 +127,7 @@ done
 exec 9>&-
 objdir=$work/obj
 san=address,undefined
-for s in "${extra[@]}"; do compile "$s"; done
+for s in "${extra[@]+"${extra[@]}"}"; do compile "$s"; done
 
 bin=$work/fuzz_$target
 "$cc" "${cflags[@]}" "$src/tests/fuzz/fuzz_$target.c" "${objs[@]}" -lm -o "$bin"
@@ -137,7 +145,7 @@ if [ "$seconds" = 0 ]; then limit=(-runs=0); else limit=(-max_total_time="$secon
 echo "fuzz_$target: running $bin for ${seconds}s"
 set +e
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-"$bin" "${limit[@]}" -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+"$bin" "${limit[@]}" -max_len="$max_len" -len_control="$len_control" -timeout=20 -rss_limit_mb=2048 \
     -print_final_stats=1 -error_exitcode=1 -artifact_prefix="$work/findings/" ${FUZZ_ARGS:-} \
     "$corpus" >"$log" 2>&1
 rc=$?
