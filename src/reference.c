@@ -19,6 +19,11 @@ typedef cik_quat quat;
 #define EPS 1e-6f
 /* The stall breaker's bend, radians (SPEC unstick). */
 #define UNSTICK_ANGLE 0.25f
+/* Relative tolerance under which two numbers that decide a tie count as
+ * equal (perp's smallest component, a hinge at the middle of its range):
+ * far above the rounding noise of any backend, far below any angle that
+ * matters. */
+#define TIE 1e-5f
 /* Limb step: a circle of squared radius below this has no usable angle;
  * a distance split with a squared gradient below this goes to the middle
  * joint alone. */
@@ -87,14 +92,18 @@ static quat arc(vec3 a, vec3 b, float d, vec3 x)
 static quat toward(quat r, float k) { return qnormalize(qmake(k * r.x, k * r.y, k * r.z, 1.0f - k + k * r.w)); }
 
 /* SPEC perp(a): the basis axis along which |a| is smallest (ties x, y, z),
- * crossed with a. */
+ * crossed with a. Components within TIE of the largest one count as equal:
+ * ties happen on exactly axis-aligned geometry, where every implementation
+ * carries its own rounding noise (a kernel's 3e-8 where the reference has
+ * an exact 0), and an exact comparison would let that noise pick the axis. */
 static vec3 perp(vec3 a)
 {
     float ax = fabsf(a.x), ay = fabsf(a.y), az = fabsf(a.z);
+    float tie = TIE * fmaxf(ax, fmaxf(ay, az));
     vec3 e;
-    if (ax <= ay && ax <= az)
+    if (ax <= ay + tie && ax <= az + tie)
         e = v3(1, 0, 0);
-    else if (ay <= az)
+    else if (ay <= az + tie)
         e = v3(0, 1, 0);
     else
         e = v3(0, 0, 1);
@@ -239,6 +248,13 @@ static int step(cik_chain *c, pose *p, int j, const cik__kernel_job *o, int plai
     return 1;
 }
 
+/* The angle of a hinge joint's local rotation about its axis (w >= 0). */
+static float hinge_angle(quat q, vec3 axis)
+{
+    if (q.w < 0.0f) q = qmake(-q.x, -q.y, -q.z, -q.w);
+    return 2.0f * atan2f(dot(v3(q.x, q.y, q.z), axis), q.w);
+}
+
 /* The angle of a rotation about the unit axis h through the point `center`
  * that moves the effector E to squared distance `goal` from the root P0 (the
  * nearest reachable distance when none does), choosing between the two
@@ -296,9 +312,7 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
         float den = gm * gm + ge * ge;
         if (den > LIMB_TINY) share = gm * gm / den;
     }
-    quat q1 = c->rotation[1];
-    if (q1.w < 0.0f) q1 = qmake(-q1.x, -q1.y, -q1.z, -q1.w);
-    float hinge = 2.0f * atan2f(dot(v3(q1.x, q1.y, q1.z), c->limit[1].axis), q1.w);
+    float hinge = hinge_angle(c->rotation[1], c->limit[1].axis);
     float phi = circle_angle(P0, p->P[1], h, p->E, now + share * (goal - now), &c->limit[1], hinge);
     rotate_joint(c, p, 1, angle_axis(phi, h));
     if (J == 3) {
@@ -312,9 +326,7 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
         vec3 e1 = sub(p->E, P0);
         float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
         if (res * res > tol * goal) {
-            q1 = c->rotation[1];
-            if (q1.w < 0.0f) q1 = qmake(-q1.x, -q1.y, -q1.z, -q1.w);
-            hinge = 2.0f * atan2f(dot(v3(q1.x, q1.y, q1.z), c->limit[1].axis), q1.w);
+            hinge = hinge_angle(c->rotation[1], c->limit[1].axis);
             phi = circle_angle(P0, p->P[1], h, p->E, goal, &c->limit[1], hinge);
             rotate_joint(c, p, 1, angle_axis(phi, h));
         }
@@ -350,21 +362,43 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
     }
 }
 
-/* SPEC unstick: bend every joint, root first, by UNSTICK_ANGLE. */
+/* SPEC unstick: bend every joint, root first, by UNSTICK_ANGLE; a hinge
+ * toward the middle of its range (one at the end of its range would
+ * otherwise be clamped back where it was). An angle within TIE radians above
+ * the middle counts as the middle, so that a hinge at the middle bends the
+ * same way on every backend. */
 static void unstick(cik_chain *c, pose *p)
 {
     for (int j = 0; j < c->joint_count; ++j) {
         vec3 axis;
+        float bend = UNSTICK_ANGLE;
         if (c->limit[j].type == CIK_LIMIT_HINGE) {
-            axis = rotate(parent_world(c, p, j), c->limit[j].axis);
+            const cik_limit *l = &c->limit[j];
+            axis = rotate(parent_world(c, p, j), l->axis);
+            if (hinge_angle(c->rotation[j], l->axis) > 0.5f * (l->min_angle + l->max_angle) + TIE)
+                bend = -UNSTICK_ANGLE;
         } else {
             vec3 bone = j + 1 < c->joint_count ? rotate(p->W[j], c->offset[j + 1])
                                                : rotate(p->W[j], c->effector);
             if (length(bone) == 0.0f) continue;
             axis = perp(bone);
         }
-        rotate_joint(c, p, j, angle_axis(UNSTICK_ANGLE, axis));
+        rotate_joint(c, p, j, angle_axis(bend, axis));
     }
+}
+
+/* SPEC aimed_out_of_reach: the target is out of reach and the effector lies
+ * on the ray from the root joint through it (a chain pointing straight at a
+ * target it cannot reach: bending it would only make it worse). A zero
+ * root-to-effector vector has no direction and is not aimed. */
+static int aimed_out_of_reach(const pose *p, vec3 target, int unreachable)
+{
+    if (!unreachable) return 0;
+    vec3 e = sub(p->E, p->P[0]), t = sub(target, p->P[0]);
+    if (length(e) < EPS || length(t) < EPS) return 0;
+    e = normalize3(e);
+    t = normalize3(t);
+    return length(cross(e, t)) < EPS && dot(e, t) > 0.0f;
 }
 
 /* SPEC skipped, with the documented ranges: finite, coordinates within
@@ -414,7 +448,9 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
         }
         int moved = 0;
         for (int j = c->joint_count - 1; j >= 0; --j) moved |= step(c, &p, j, o, 0);
-        if (!moved && length(sub(p.E, c->target)) >= o->threshold) unstick(c, &p);
+        if (!moved && length(sub(p.E, c->target)) >= o->threshold &&
+            !aimed_out_of_reach(&p, c->target, res.flags & CIK_RESULT_UNREACHABLE))
+            unstick(c, &p);
     }
     res.error = length(sub(p.E, c->target));
     if (res.error < o->threshold) res.flags |= CIK_RESULT_CONVERGED;

@@ -191,7 +191,8 @@ typedef struct cik_options {
     /** A chain has converged when |effector - target| < threshold (world
      *  units; > 0). Default 1e-3 (1 mm for metre units). */
     float threshold;
-    /** The most CCD passes (tip to root over every joint); >= 0. Default 10. */
+    /** The most CCD passes (tip to root over every joint); >= 0, any value
+     *  up to INT_MAX (pass counts are exact on every backend). Default 10. */
     int max_iterations;
     /** Which implementation solves. Default AUTO. */
     cik_backend backend;
@@ -357,6 +358,10 @@ CIK_API cik_status cik_batch_streams(cik_batch *batch, cik_streams *out);
 
 /** Solves every chain of the batch in place (rotations are read as the start
  *  pose and overwritten with the solution) and records a result per chain.
+ *  Joint limits are applied to every joint a step rotates: a start pose that
+ *  already meets the threshold is returned untouched (0 passes, CONVERGED),
+ *  even where it lies outside a joint's limits; clamp such a pose first if
+ *  the limits must hold on every output.
  *  Refuses bad options (OPTIONS) or an unavailable backend
  *  (BACKEND_UNAVAILABLE) before touching anything. Allocates nothing and
  *  takes no lock. A null `options` means cik_default_options(). */
@@ -406,8 +411,11 @@ CIK_API int cik_solve_plan_alignment(const cik_solve_plan *plan);
 /** Result flags. */
 #define CIK_RESULT_CONVERGED 1u   /**< error < threshold */
 /** The target is farther from joint 0 than the chain's reach, the sum of its
- *  bone lengths and effector offset (|o[j]| for j >= 1, plus |e|). Joint
- *  limits are not considered: a target that only the limits keep out of
+ *  bone lengths and effector offset (|o[j]| for j >= 1, plus |e|). The chain
+ *  stretches toward it: where the limits allow, it ends straight and pointing
+ *  at the target (a straight chain already pointing at it stays as it is;
+ *  plain CCD approaches that pose over its passes). Joint limits are not
+ *  considered for the flag: a target that only the limits keep out of
  *  reach ends with neither CONVERGED nor UNREACHABLE, and an error that more
  *  passes do not reduce; treat a large `error` as a gap in either case. */
 #define CIK_RESULT_UNREACHABLE 2u
@@ -417,7 +425,8 @@ CIK_API int cik_solve_plan_alignment(const cik_solve_plan *plan);
 typedef struct cik_result {
     /** |effector - target| after the solve (NaN when skipped). */
     float error;
-    /** CCD passes run (0 when the start pose already met the threshold). */
+    /** CCD passes run, min(passes needed, max_iterations), exact (0 when the
+     *  start pose already met the threshold). */
     int iterations;
     /** CIK_RESULT_* bits. */
     unsigned flags;

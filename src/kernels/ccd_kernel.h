@@ -32,6 +32,17 @@
 /* sin and cos of half the stall breaker's 0.25 rad bend. */
 #define K_UNSTICK_S 0.12467473338522769f
 #define K_UNSTICK_C 0.99219766722932900f
+/* Ties (perp's smallest component, a hinge at the middle of its range) are
+ * decided with the reference's tolerance, 1e-5 relative (radians for an
+ * angle; half of it for a half-angle's sine), so that rounding noise does
+ * not pick a different side on different backends. */
+#define K_TIE 1e-5f
+#define K_TIE_HALF 0.5e-5f
+/* Pass counts run in float lanes (the vector layer has no integer lanes)
+ * only within chunks of this many passes, exact in float; the chunks add up
+ * in int32 (solve_group), so every count up to INT_MAX is exact. */
+#define K_PASS_CHUNK (1 << 20)
+_Static_assert(K_PASS_CHUNK <= (1 << 24), "a chunk's pass count must be exact in float");
 
 /* a / |a|; junk (but finite) where a is zero: callers mask those lanes. */
 CIK_INLINE v3 v3_normalize(v3 a) { return v3_scale(a, v_rsqrt(v_max(v3_dot(a, a), v_set1(K_TINY)))); }
@@ -78,12 +89,14 @@ CIK_INLINE vq q_toward(vq r, vf k)
 }
 
 /* SPEC perp(a): cross a with the basis axis along which |a| is smallest
- * (ties x, then y, then z), normalised. */
+ * (ties x, then y, then z; components within K_TIE of the largest one tie,
+ * as in the reference), normalised. */
 CIK_INLINE v3 perp(v3 a)
 {
     vf ax = v_abs(a.x), ay = v_abs(a.y), az = v_abs(a.z);
-    vm use_x = w_and(v_le(ax, ay), v_le(ax, az));
-    vm use_y = w_andnot(v_le(ay, az), use_x);
+    vf tie = v_mul(v_set1(K_TIE), v_max(ax, v_max(ay, az)));
+    vm use_x = w_and(v_le(ax, v_add(ay, tie)), v_le(ax, v_add(az, tie)));
+    vm use_y = w_andnot(v_le(ay, v_add(az, tie)), use_x);
     vf zero = v_set1(0.0f);
     /* a x ex = (0, az, -ay), a x ey = (-az, 0, ax), a x ez = (ay, -ax, 0) */
     v3 cz = {a.y, v_neg(a.x), zero};
@@ -293,12 +306,29 @@ CIK_INLINE vm step(group *g, int j, vm active, const cik__kernel_job *job, int p
     return go;
 }
 
+/* The half-angle pair (sin, cos) of phi/2, phi in [-pi, pi], from
+ * (sin phi, cos phi): normalize(sin phi, 1 + cos phi), which is
+ * proportional to it, loses everything near a half turn, where 1 + cos phi
+ * cancels (a cos phi 6e-8 off -1 turned a knee 0.2 rad short of its half
+ * turn). Beyond a quarter turn (1 - cos phi, sin phi), proportional to the
+ * pair times sin(phi/2), signed by sin phi so that cos(phi/2) >= 0: no
+ * cancellation there. */
+CIK_INLINE void half_angle_pair(vf sin_phi, vf cos_phi, vf *s, vf *c)
+{
+    vf zero = v_set1(0.0f), one = v_set1(1.0f);
+    vm far = v_lt(cos_phi, zero);
+    vf one_minus = v_sub(one, cos_phi);
+    *s = v_sel(far, v_sel(v_lt(sin_phi, zero), v_neg(one_minus), one_minus), sin_phi);
+    *c = v_sel(far, v_abs(sin_phi), v_add(one, cos_phi));
+    normalize_pair(s, c);
+}
+
 /* The rotation about the unit axis h through `center` that moves the
  * effector to squared distance `goal` from P0 (the nearest reachable one
  * when none does), as in the reference's circle_angle, without angles:
  * cos(phi - phi0) = cc with (cos phi0, sin phi0) = (A, B) / R gives the two
  * candidates' (cos, sin) directly, and their half-angle rotations follow
- * from normalize(sin phi, 1 + cos phi). With `limited`, a candidate that
+ * from them (half_angle_pair). With `limited`, a candidate that
  * keeps the hinge (current half-angle pair s1, c1 and the range's) in
  * range is preferred; then the smaller rotation; then phi0 + alpha. */
 CIK_INLINE vq circle_rotation(const group *g, v3 P0, v3 center, v3 h, vf goal, int limited, vf s1,
@@ -319,10 +349,9 @@ CIK_INLINE vq circle_rotation(const group *g, v3 P0, v3 center, v3 h, vf goal, i
     /* phi0 + alpha and phi0 - alpha */
     vf cos_p = v_fnma(s0, sa, v_mul(c0, cc)), sin_p = v_fma(c0, sa, v_mul(s0, cc));
     vf cos_m = v_fma(s0, sa, v_mul(c0, cc)), sin_m = v_fnma(c0, sa, v_mul(s0, cc));
-    vf sh_p = sin_p, ch_p = v_add(v_set1(1.0f), cos_p);
-    vf sh_m = sin_m, ch_m = v_add(v_set1(1.0f), cos_m);
-    normalize_pair(&sh_p, &ch_p);
-    normalize_pair(&sh_m, &ch_m);
+    vf sh_p, ch_p, sh_m, ch_m;
+    half_angle_pair(sin_p, cos_p, &sh_p, &ch_p);
+    half_angle_pair(sin_m, cos_m, &sh_m, &ch_m);
     vm pick_m = v_gt(cos_m, cos_p);
     if (limited) {
         vf smin = jload(g, j, CIK__SMIN), cmin = jload(g, j, CIK__CMIN);
@@ -433,7 +462,9 @@ CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
     rotate_joint(g, 0, r, ok);
 }
 
-/* SPEC unstick on the lanes of `m`: bend every joint, root first. */
+/* SPEC unstick on the lanes of `m`: bend every joint, root first; a hinge
+ * toward the middle of its range (as in the reference, an angle within
+ * K_TIE above the middle counts as the middle). */
 CIK_INLINE void unstick(group *g, vm m)
 {
     for (int j = 0; j < g->joints; ++j) {
@@ -443,6 +474,24 @@ CIK_INLINE void unstick(group *g, vm m)
         if (!w_any(lanes)) continue;
         v3 axis = v3_sel(hinge, world_hinge_axis(g, j), perp(bone));
         vf s = v_set1(K_UNSTICK_S);
+        vm hinges = w_and(lanes, hinge);
+        if (w_any(hinges)) {
+            /* the middle's half-angle is the bisector of the range's ends'
+             * half-angles (cos >= 0: both lie in [-pi/2, pi/2], though a
+             * range end at -pi as a float rounds just past it); the angle
+             * is above it when sin(half - middle) > 0 */
+            v3 laxis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
+            vf hs, hc;
+            hinge_pair(g->q[j], laxis, &hs, &hc);
+            vf ms = v_add(jload(g, j, CIK__SMIN), jload(g, j, CIK__SMAX));
+            vf mc = v_add(jload(g, j, CIK__CMIN), jload(g, j, CIK__CMAX));
+            vm back = v_lt(mc, v_set1(0.0f));
+            ms = v_sel(back, v_neg(ms), ms);
+            mc = v_sel(back, v_neg(mc), mc);
+            normalize_pair(&ms, &mc);
+            vm above = v_gt(v_fnma(hc, ms, v_mul(hs, mc)), v_set1(K_TIE_HALF));
+            s = v_sel(w_and(hinges, above), v_set1(-K_UNSTICK_S), s);
+        }
         vq r = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), v_set1(K_UNSTICK_C)};
         rotate_joint(g, j, r, lanes);
     }
@@ -466,6 +515,44 @@ CIK_INLINE vf distance(v3 a, v3 b)
     return v_sqrt(v3_dot(d, d));
 }
 
+/* SPEC aimed_out_of_reach on the lanes of `unreachable`: the effector on
+ * the ray from the root joint through the target (unit directions, cross
+ * product below 1e-6, positive dot product; a zero vector has no
+ * direction), as in the reference. */
+CIK_INLINE vm aimed_out_of_reach(const group *g, vm unreachable)
+{
+    v3 e = v3_sub(g->E, g->P[0]), t = v3_sub(g->T, g->P[0]);
+    vf le2 = v3_dot(e, e), lt2 = v3_dot(t, t);
+    e = v3_scale(e, v_rsqrt(v_max(le2, v_set1(K_TINY))));
+    t = v3_scale(t, v_rsqrt(v_max(lt2, v_set1(K_TINY))));
+    v3 x = v3_cross(e, t);
+    vm aimed = w_and(v_lt(v3_dot(x, x), v_set1(K_EPS2)), v_gt(v3_dot(e, t), v_set1(0.0f)));
+    vm long_enough = w_and(v_ge(le2, v_set1(K_EPS2)), v_ge(lt2, v_set1(K_EPS2)));
+    return w_and(unreachable, w_and(aimed, long_enough));
+}
+
+/* Adds each lane's passes of the current chunk (exact float) to its int32
+ * count and starts a new chunk. */
+CIK_INLINE void flush_passes(vf *chunk, int32_t *count)
+{
+    _Alignas(64) float c[CIK_LANES];
+    v_store(c, *chunk);
+    for (int i = 0; i < CIK_LANES; ++i) count[i] += (int32_t)c[i];
+    *chunk = v_set1(0.0f);
+}
+
+/* Per lane, the passes it may still run in a new chunk: the rest to
+ * max_iterations, at most a chunk (exact in float). */
+CIK_INLINE vf chunk_limit(const int32_t *count, int max_iterations)
+{
+    _Alignas(64) float l[CIK_LANES];
+    for (int i = 0; i < CIK_LANES; ++i) {
+        int32_t left = max_iterations - count[i];
+        l[i] = (float)(left < K_PASS_CHUNK ? left : K_PASS_CHUNK);
+    }
+    return v_load(l);
+}
+
 /* A group stops early for regrouping (kernel_solve) only with at least this
  * many passes left. */
 #define REGROUP_MIN_PASSES 3
@@ -477,8 +564,8 @@ CIK_INLINE vf distance(v3 a, v3 b)
  * most half its lanes still run and at least REGROUP_MIN_PASSES passes are
  * left: it stores every lane as at the end (the unfinished ones with their
  * pass counts so far) and marks the unfinished lanes 1 in `suspend`. */
-CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int lane0, const float *start_passes,
-                            float *suspend, const int limb_possible)
+CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int lane0,
+                            const int32_t *start_passes, float *suspend, const int limb_possible)
 {
     group g;
     g.batch = b;
@@ -516,21 +603,30 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         limb = w_and(v_eq(jload(&g, 1, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)),
                      w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
 
-    const vf threshold = v_set1(job->threshold), max_passes = v_set1((float)job->max_iterations);
-    /* passes per lane: the same for every lane of a fresh group, not of a
-     * regrouped one */
-    vf iterations = start_passes ? v_load(start_passes) : v_set1(0.0f);
-    int most = 0; /* the most passes any lane has run */
-    if (start_passes)
-        for (int i = 0; i < CIK_LANES; ++i) most = (int)start_passes[i] > most ? (int)start_passes[i] : most;
+    const vf threshold = v_set1(job->threshold);
+    /* passes per lane: `count` (int32) before the current chunk plus
+     * `chunk` (float, exact below K_PASS_CHUNK) in it; the same for every
+     * lane of a fresh group, not of a regrouped one */
+    _Alignas(64) int32_t count[CIK_LANES];
+    int most = 0; /* the most passes any lane had run at the start */
+    for (int i = 0; i < CIK_LANES; ++i) {
+        count[i] = start_passes ? start_passes[i] : 0;
+        most = count[i] > most ? count[i] : most;
+    }
+    vf chunk = v_set1(0.0f), limit = v_set1(0.0f);
+    if (start_passes) limit = chunk_limit(count, job->max_iterations);
     vm active = valid, suspended = w_false();
     /* a fresh group counts its passes; a regrouped one stops each lane at
      * the pass limit */
     for (int pass = 0; start_passes || pass < job->max_iterations; ++pass) {
+        if (pass > 0 && pass % K_PASS_CHUNK == 0) {
+            flush_passes(&chunk, count);
+            if (start_passes) limit = chunk_limit(count, job->max_iterations);
+        }
         active = w_andnot(active, v_lt(distance(g.E, g.T), threshold));
-        if (start_passes) active = w_and(active, v_lt(iterations, max_passes));
+        if (start_passes) active = w_and(active, v_lt(chunk, limit));
         if (!w_any(active)) break;
-        if (suspend && pass > 0 && job->max_iterations - (most + pass) >= REGROUP_MIN_PASSES) {
+        if (suspend && pass > 0 && (int64_t)job->max_iterations - most - pass >= REGROUP_MIN_PASSES) {
             _Alignas(64) float on[CIK_LANES];
             v_store(on, v_sel(active, v_set1(1.0f), v_set1(0.0f)));
             int running = 0;
@@ -540,7 +636,7 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
                 break;
             }
         }
-        iterations = v_sel(active, v_add(iterations, v_set1(1.0f)), iterations);
+        chunk = v_sel(active, v_add(chunk, v_set1(1.0f)), chunk);
         vm sweep = active;
         if (limb_possible && pass == 0 && !start_passes) {
             /* a lane's first pass (regrouped lanes have run one already) */
@@ -551,10 +647,15 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         if (!w_any(sweep)) continue;
         vm moved = w_false();
         for (int j = J - 1; j >= 0; --j) moved = w_or(moved, step(&g, j, sweep, job, 0));
-        /* nothing moved: E is where it was at the pass start, still >= threshold */
+        /* nothing moved: E is where it was at the pass start, still >=
+         * threshold; a chain aimed at a target out of its reach stays */
         vm stuck = w_andnot(sweep, moved);
-        if (w_any(stuck)) unstick(&g, stuck);
+        if (w_any(stuck)) {
+            stuck = w_andnot(stuck, aimed_out_of_reach(&g, unreachable));
+            if (w_any(stuck)) unstick(&g, stuck);
+        }
     }
+    flush_passes(&chunk, count);
 
     vf error = distance(g.E, g.T);
     vm converged = v_lt(error, threshold);
@@ -562,7 +663,6 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
                      v_sel(unreachable, v_set1((float)CIK_RESULT_UNREACHABLE), v_set1(0.0f)));
     flags = v_sel(valid, flags, v_set1((float)CIK_RESULT_SKIPPED));
     error = v_sel(valid, error, v_set1(NAN));
-    iterations = v_sel(valid, iterations, v_set1(0.0f));
 
     /* Skipped lanes store back the bits they were loaded with. */
     for (int j = 0; j < J; ++j) {
@@ -572,7 +672,9 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         v_store(JS(j, CIK__QW) + lane0, g.q[j].w);
     }
     v_store((float *)cik__result_stream(b, CIK__ERR) + lane0, error);
-    v_store_i32((int32_t *)cik__result_stream(b, CIK__ITER) + lane0, iterations);
+    /* skipped lanes never run a pass: their count is 0 */
+    int32_t *iter = (int32_t *)cik__result_stream(b, CIK__ITER) + lane0;
+    for (int i = 0; i < CIK_LANES; ++i) iter[i] = count[i];
     v_store_i32((int32_t *)cik__result_stream(b, CIK__FLAGS) + lane0, flags);
     if (suspend) v_store(suspend, v_sel(suspended, v_set1(1.0f), v_set1(0.0f)));
 #undef CS
@@ -594,7 +696,8 @@ static void solve_first(const cik__kernel_job *job, int lane0, float *suspend)
 {
     solve_group(job, job->batch, lane0, NULL, suspend, 1);
 }
-static void solve_resumed(const cik__kernel_job *job, const cik_batch *b, const float *start_passes, float *suspend)
+static void solve_resumed(const cik__kernel_job *job, const cik_batch *b, const int32_t *start_passes,
+                          float *suspend)
 {
     solve_group(job, b, 0, start_passes, suspend, 0);
 }
@@ -651,9 +754,10 @@ static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
             float *to = cik__joint_stream(&r->scratch, j, s);
             for (int k = 0; k < CIK_LANES; ++k) to[k] = from[lane[k]];
         }
-    _Alignas(64) float passes[CIK_LANES], suspend[CIK_LANES];
+    _Alignas(64) int32_t passes[CIK_LANES];
+    _Alignas(64) float suspend[CIK_LANES];
     const int32_t *it = (const int32_t *)cik__result_stream(b, CIK__ITER);
-    for (int k = 0; k < CIK_LANES; ++k) passes[k] = (float)it[lane[k]];
+    for (int k = 0; k < CIK_LANES; ++k) passes[k] = it[lane[k]];
     solve_resumed(job, &r->scratch, passes, may_suspend ? suspend : NULL);
     /* back: the rotations and the results */
     for (int j = 0; j < b->joint_count; ++j)
