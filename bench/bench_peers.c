@@ -19,6 +19,7 @@
  * under 1 mm), `mean_passes` counts the engine's iterations (three.js),
  * executions (Godot) or 1 (the analytic solve).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "bench_peers.h"
 
 #include "crowdik/crowdik.h"
@@ -32,10 +33,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SEED 1u
 #define THRESHOLD 1e-3f
 #define PASSES 10
+/* As in bench_ccd.c: from this many chains on, the calling thread's CPU
+ * clock is read around each solve too (cpu_ns_per_chain), which a busy
+ * machine's preemption does not inflate. */
+#define CPU_CLOCK_MIN_CHAINS 4096
+
+static double thread_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 typedef enum peer_solver { PEER_THREEJS, PEER_GODOT, PEER_TWO_BONE, PEER_CROWDIK, PEER_CROWDIK_PLAIN } peer_solver;
 
@@ -181,7 +194,8 @@ static void bm_peer(cikb_state *s)
         return;
     }
     int J = pf.start[0].joint_count;
-    double seconds = 0.0, mean_passes = 0.0, converged = 0.0;
+    double seconds = 0.0, cpu_seconds = 0.0, mean_passes = 0.0, converged = 0.0;
+    int cpu_clock = chains >= CPU_CLOCK_MIN_CHAINS;
     if (pc->solver == PEER_CROWDIK || pc->solver == PEER_CROWDIK_PLAIN) {
         cik_options o = pc->solver == PEER_CROWDIK_PLAIN ? cik_plain_options() : cik_default_options();
         o.threshold = THRESHOLD;
@@ -192,9 +206,10 @@ static void bm_peer(cikb_state *s)
             double batch_start = seconds;
             for (int64_t i = 0; i < n; ++i) {
                 batch_restore();
-                double t0 = wl_now();
+                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
                 failed |= cik_solve(pf.batch, &o) != CIK_OK;
                 seconds += wl_now() - t0;
+                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
             }
             cikb_set_iteration_time(s, seconds - batch_start);
         }
@@ -211,9 +226,10 @@ static void bm_peer(cikb_state *s)
             double batch_start = seconds;
             for (int64_t i = 0; i < n; ++i) {
                 memcpy(pf.work, pf.start, sizeof(cik_chain) * (size_t)chains);
-                double t0 = wl_now();
+                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
                 solve_all(pc->solver);
                 seconds += wl_now() - t0;
+                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
             }
             cikb_set_iteration_time(s, seconds - batch_start);
         }
@@ -230,6 +246,7 @@ static void bm_peer(cikb_state *s)
     double total = (double)chains * (double)cikb_iterations(s);
     cikb_counter(s, "chains_per_s", total, CIKB_RATE);
     cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
+    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
     cikb_counter(s, "joint_steps_per_s", total * mean_passes * J, CIKB_RATE);
     cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
     cikb_counter(s, "converged", converged, CIKB_PLAIN);
