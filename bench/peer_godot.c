@@ -3,8 +3,8 @@
  *
  * Followed: scene/resources/skeleton_modification_3d_ccdik.cpp and
  * SkeletonModification3D::clamp_angle (skeleton_modification_3d.cpp) of
- * godotengine/godot, Godot 4.0's development line (the modification stack,
- * before CCDIK3D replaced it). One execution: every joint from the root to
+ * godotengine/godot, Godot 4.0's development line (commit 10b812d of the
+ * modification; the modification stack, before CCDIK3D replaced it). One execution: every joint from the root to
  * the tip (use_high_quality_solve: for every i, joints i..tip), and for each
  * joint (_execute_ccdik_joint): the tip and the target in the joint's rest
  * space (global_pose_to_local_pose: the parent's pose times the bone's rest,

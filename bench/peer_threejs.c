@@ -2,7 +2,7 @@
  * three.js's CCDIKSolver in C (see peer_threejs.h).
  *
  * Followed: examples/jsm/animation/CCDIKSolver.js of mrdoob/three.js
- * (updateOne, as of r17x). For `iteration` iterations, every link from the
+ * (updateOne, as of commit 0255e15). For `iteration` iterations, every link from the
  * effector's parent down to the root: the effector and target directions in
  * the link's world frame (the inverse of its world rotation applied), the
  * angle acos(dot) clamped to [-1, 1]; a step under 1e-5 rad is skipped ("to

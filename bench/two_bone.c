@@ -1,8 +1,8 @@
 /*
  * ozz-animation's IKTwoBoneJob in C (see two_bone.h).
  *
- * Followed: src/animation/runtime/ik_two_bone_job.cc (ozz-animation 0.14,
- * guillaumeblanc/ozz-animation): IKConstantSetup (the start and mid joints'
+ * Followed: src/animation/runtime/ik_two_bone_job.cc (guillaumeblanc/ozz-animation,
+ * as of commit 3d3af48): IKConstantSetup (the start and mid joints'
  * inverses; bone vectors and squared lengths in start and mid joint spaces),
  * SoftenTarget (past soften x chain length, the target is pulled in along
  * 1 - 3^4 / (alpha + 3)^4; reached = within the softened reach and farther
