@@ -1,8 +1,8 @@
 /*
  * three.js's CCDIKSolver (examples/jsm/animation/CCDIKSolver.js, the
- * updateOne() loop, as of three.js commit 0255e15) written in C, one chain at a time, as a
- * baseline for crowdik's solvers on the same chains. peer_threejs.c says
- * what it follows and where it had to choose.
+ * updateOne() loop, as of three.js commit 0255e15) written in C, one chain
+ * at a time, as a baseline for crowdik's solvers on the same chains.
+ * peer_threejs.c says what it follows and where it had to choose.
  */
 #ifndef CROWDIK_BENCH_PEER_THREEJS_H
 #define CROWDIK_BENCH_PEER_THREEJS_H
