@@ -15,11 +15,14 @@
  * converged (fraction of chains), and on large single-threaded runs
  * cpu_ns_per_chain (the calling thread's CPU time).
  *
- * The foot-placement frame benchmarks (bench_foot.c) register with these.
+ * The foot-placement frame benchmarks (bench_foot.c) and the engine
+ * baselines (bench_peers.c: three.js's and Godot's CCD, ozz-animation's
+ * two-bone IK) register with these.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "crowdik/crowdik.h"
 #include "bench_foot.h"
+#include "bench_peers.h"
 #include "shim.h"
 #include "textbook.h"
 #include "workloads.h"
@@ -327,13 +330,15 @@ static void register_all(int quick)
         }
     }
     bench_foot_register(quick);
+    bench_peers_register(quick);
 }
 
 static const char usage[] =
     "crowdik_bench: CCD throughput of every crowdik backend, the reference\n"
     "solver and the textbook baseline on generated workloads.\n\n"
     "The foot-placement frame (foot/frame/characters:N/threads:T, bench_foot.c)\n"
-    "runs too: --benchmark_filter=^foot/ for it alone.\n\n"
+    "runs too: --benchmark_filter=^foot/ for it alone. The engine baselines\n"
+    "(SOLVER threejs, godot, two-bone; bench_peers.c) run on one thread.\n\n"
     "  --quick   small batches (16 and 256 chains, 1,000 characters) and a 0.01 s\n"
     "            minimum time per run unless --benchmark_min_time is given: a\n"
     "            smoke test for CI\n"
@@ -347,5 +352,6 @@ int main(int argc, char **argv)
     int rc = cikb_main(argc, argv, register_all, usage, 0.1);
     fixture_free();
     bench_foot_cleanup();
+    bench_peers_cleanup();
     return rc;
 }

@@ -47,6 +47,9 @@ COLORS = {
     "textbook-no-dead-zone": "#8c564b",
 }
 TEXTBOOK = ("textbook", "textbook-no-dead-zone")
+# The engine baselines (bench/bench_peers.c): one chain at a time, one thread.
+PEERS = ("threejs", "godot", "two-bone")
+PEER_LABELS = {"threejs": "three.js CCDIKSolver", "godot": "Godot CCDIK", "two-bone": "ozz IKTwoBoneJob"}
 
 
 def parse_args(argv):
@@ -246,12 +249,48 @@ def speedup(runs, clock, workload, solver, chains, threads, base_solver, base_th
     return tb / tr if tr > 0 else None
 
 
+def peers_markdown(runs, args, workloads, solvers):
+    """The engine baselines beside crowdik's best backend (defaults and
+    plain CCD) and the textbook, per workload, one thread, at the largest
+    batch size every one of them ran."""
+    out = []
+    best = [s for s in ("avx512", "avx2", "sse4.1", "neon", "scalar") if s in solvers]
+    if not best or not any(k[1] in PEERS for k in runs):
+        return out
+    b = best[0]
+    rows = [b, b + "-plain", "textbook", "textbook-no-dead-zone"] + list(PEERS)
+    out.append("## Engine baselines")
+    out.append("")
+    out.append("What users would otherwise call (bench/bench_peers.c), one chain at a time, beside crowdik's %s "
+               "kernel with its defaults and as plain CCD, one thread. x %s: %s's chains per second over the "
+               "row's (%s clock); converged: error under 1 mm by forward kinematics." % (b, b, b, args.clock))
+    out.append("")
+    out.append("| workload | chains | solver | converged | mean passes | ns/chain | x %s |" % b)
+    out.append("|---|---:|---|---:|---:|---:|---:|")
+    for wl in workloads:
+        have = [s for s in rows if any(k[0] == wl and k[1] == s and k[3] == 1 for k in runs)]
+        if not any(s in PEERS for s in have):
+            continue
+        common = sorted({k[2] for k in runs if k[0] == wl and k[1] in PEERS and k[3] == 1})
+        n = common[-1]
+        for s in have:
+            r = runs.get((wl, s, n, 1))
+            if not r:
+                continue
+            x = speedup(runs, args.clock, wl, b, n, 1, s, 1)
+            out.append("| %s | %d | %s | %.1f %% | %.2f | %s | %s |" % (
+                wl, n, PEER_LABELS.get(s, s), 100.0 * r.converged, r.passes, fmt_ns(r.time(args.clock)),
+                fmt_x(x) if s != b else "1x"))
+    out.append("")
+    return out
+
+
 def markdown(runs, context, args):
     out = []
     machine = machine_name(context, args.machine)
     workloads = ordered({k[0] for k in runs}, WORKLOAD_ORDER)
     solvers = ordered({k[1] for k in runs}, SOLVER_ORDER)
-    kernels = [s for s in solvers if s not in TEXTBOOK and s not in ("reference", "reference-plain")]
+    kernels = [s for s in solvers if s not in TEXTBOOK and s not in PEERS and s not in ("reference", "reference-plain")]
     sizes = sorted({k[2] for k in runs})
     out.append("# crowdik performance")
     out.append("")
@@ -335,6 +374,7 @@ def markdown(runs, context, args):
                     fmt_x(xr) if s not in ("reference", "reference-plain") else "-",
                     "%.2f" % last.passes if last else "-", "%.1f %%" % (100 * last.converged) if last else "-"))
         out.append("")
+    out.extend(peers_markdown(runs, args, workloads, solvers))
     if kernels:
         out.append("SIMD efficiency (one thread, %s, %s): " % (w, args.clock) + ", ".join(
             "%s %s" % (k, fmt_x(speedup(runs, args.clock, w, k, n, 1, family(k, "scalar"), 1)))
@@ -426,7 +466,7 @@ def svg_plot(runs, context, args):
     workloads = ordered({k[0] for k in runs}, WORKLOAD_ORDER)
     solvers = ordered({k[1] for k in runs}, SOLVER_ORDER)
     # the plot shows the default options; the plain CCD runs are in the tables
-    kernels = [s for s in solvers if s not in TEXTBOOK and not s.endswith("-plain")]
+    kernels = [s for s in solvers if s not in TEXTBOOK and s not in PEERS and not s.endswith("-plain")]
     sizes = sorted({k[2] for k in runs})
     has_all = any(k[3] == 0 for k in runs)
     pw, ph = 440, 250
