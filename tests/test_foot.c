@@ -1,5 +1,7 @@
 /* Foot placement: heightfield sampling and the crowd pipeline. */
+#ifndef _DEFAULT_SOURCE /* the sanitizer build includes leak_check.h, and libc, first */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, MAP_NORESERVE */
+#endif
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>

@@ -30,7 +30,9 @@
  *
  * Build: tests/fuzz/run.sh foot (clang -fsanitize=fuzzer,address,undefined).
  */
+#ifndef _DEFAULT_SOURCE /* already defined where a header came first */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, MAP_NORESERVE */
+#endif
 #include "crowdik/foot.h"
 
 #include <float.h>
