@@ -197,7 +197,13 @@ typedef struct cik_options {
     /** Which implementation solves. Default AUTO. */
     cik_backend backend;
     /** Most OpenMP threads to use; 0 = OpenMP's default, 1 = the calling
-     *  thread only. Small batches always run on the calling thread. */
+     *  thread only. Small batches always run on the calling thread. The
+     *  threads take chunks of the batch as they come, so work that a
+     *  descheduled thread has not started is done by the others; when a
+     *  team gave no help (a thread arrived after all the work was taken:
+     *  its core was busy), the batch's next 16 solves (then 64, 256, up to
+     *  1024 while it keeps happening) run on the calling thread. Results
+     *  are bitwise the same whatever the threads. */
     int threads;
 
     /* The convergence options below (docs/solver.md, "Options"). Each one
