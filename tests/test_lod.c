@@ -29,15 +29,8 @@ static int pattern_on(int pattern, wl_rng *rng, int i)
 }
 #define PATTERNS 4
 
-ParameterizedTestParameters(lod, disabled_untouched_enabled_exact)
+T_BACKEND_TEST(lod, disabled_untouched_enabled_exact)
 {
-    return cr_make_param_array(cik_backend, (void *)t_backends, T_BACKEND_COUNT);
-}
-
-ParameterizedTest(cik_backend *backend, lod, disabled_untouched_enabled_exact)
-{
-    const cik_backend be = *backend;
-    if (!cik_backend_available(be)) cr_skip_test("backend %s not available here", cik_backend_name(be));
     wl_rng rng;
     wl_seed(&rng, SEED);
     for (int k = 0; k < KIND_COUNT; ++k) {

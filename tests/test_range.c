@@ -78,15 +78,8 @@ static int first_difference(const t_solution *a, const t_solution *b)
     return -1;
 }
 
-ParameterizedTestParameters(range, threads_bitwise)
+T_BACKEND_TEST(range, threads_bitwise)
 {
-    return cr_make_param_array(cik_backend, (void *)t_backends, T_BACKEND_COUNT);
-}
-
-ParameterizedTest(cik_backend *backend, range, threads_bitwise)
-{
-    const cik_backend be = *backend;
-    if (!cik_backend_available(be)) cr_skip_test("backend %s not available here", cik_backend_name(be));
     wl_rng rng;
     wl_seed(&rng, SEED ^ (uint64_t)be);
     for (int k = 0; k < KIND_COUNT; ++k) {
@@ -125,15 +118,8 @@ ParameterizedTest(cik_backend *backend, range, threads_bitwise)
 
 /* One range inside one group and one across two: the chains in it get
  * cik_solve's bits, every chain outside keeps its start bits. */
-ParameterizedTestParameters(range, touches_only_its_chains)
+T_BACKEND_TEST(range, touches_only_its_chains)
 {
-    return cr_make_param_array(cik_backend, (void *)t_backends, T_BACKEND_COUNT);
-}
-
-ParameterizedTest(cik_backend *backend, range, touches_only_its_chains)
-{
-    const cik_backend be = *backend;
-    if (!cik_backend_available(be)) cr_skip_test("backend %s not available here", cik_backend_name(be));
     static const int ranges[][2] = {{3, 9}, {20, 45}, {70, 70}, {700, CHAINS}};
     cik_options o = t_options(be, 1);
     cik_batch *whole = make_batch(WL_LEGS);

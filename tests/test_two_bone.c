@@ -29,16 +29,8 @@
 
 #include <limits.h>
 
-static cik_backend tb_backends[] = {CIK_BACKEND_REFERENCE, CIK_BACKEND_SCALAR, CIK_BACKEND_SSE,
-                                    CIK_BACKEND_AVX2,      CIK_BACKEND_AVX512, CIK_BACKEND_NEON};
-
-/* A test run once per backend, `be` pointing at it. */
-#define BACKEND_TEST(suite, name)                                                                       \
-    ParameterizedTestParameters(suite, name)                                                            \
-    {                                                                                                   \
-        return cr_make_param_array(cik_backend, tb_backends, sizeof tb_backends / sizeof tb_backends[0]); \
-    }                                                                                                   \
-    ParameterizedTest(cik_backend *be, suite, name)
+/* A test run once per backend of the dispatch table (tests/common.h). */
+#define BACKEND_TEST(suite, name) T_BACKEND_TEST(suite, name)
 
 static void tb_require(cik_backend be)
 {
@@ -198,7 +190,7 @@ static cik_quat tb_rot(double angle, double x, double y, double z) { return t_an
  * joint's y axis; the start joint alone turns, the knee keeps its bend. */
 BACKEND_TEST(two_bone, start_joint_correction_under_parents)
 {
-    tb_require(*be);
+    tb_require(be);
     struct {
         cik_vec3 p;
         cik_quat q;
@@ -238,12 +230,12 @@ BACKEND_TEST(two_bone, start_joint_correction_under_parents)
             cr_assert_eq(cik_chain_forward(&probe, &pole, NULL), CIK_OK);
             c.target = t;
             c.pole = pole;
-            tb_solved r = tb_solve(&c, tb_defaults(*be));
+            tb_solved r = tb_solve(&c, tb_defaults(be));
             char what[96];
             snprintf(what, sizeof what, "parent %s, target %s", parents[i].name, targets[k].name);
-            tb_expect_reached(&r, &c, what, *be);
-            tb_expect_quat(r.c.rotation[0], targets[k].expect, 2e-3, what, *be);
-            tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, what, *be);
+            tb_expect_reached(&r, &c, what, be);
+            tb_expect_quat(r.c.rotation[0], targets[k].expect, 2e-3, what, be);
+            tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, what, be);
             if (k == 0) cr_expect_eq(r.r.iterations, 0, "%s: the start met the target", what);
         }
 }
@@ -252,7 +244,7 @@ BACKEND_TEST(two_bone, start_joint_correction_under_parents)
  * joint reaches by a quarter turn toward it, the knee keeping its bend. */
 BACKEND_TEST(two_bone, pole_along_each_axis)
 {
-    tb_require(*be);
+    tb_require(be);
     struct {
         cik_vec3 pole, target;
         cik_quat expect;
@@ -268,10 +260,10 @@ BACKEND_TEST(two_bone, pole_along_each_axis)
         cik_chain c = tb_base();
         c.pole = cases[i].pole;
         c.target = cases[i].target;
-        tb_solved r = tb_solve(&c, tb_defaults(*be));
-        tb_expect_reached(&r, &c, cases[i].name, *be);
-        tb_expect_quat(r.c.rotation[0], cases[i].expect, 2e-3, cases[i].name, *be);
-        tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, cases[i].name, *be);
+        tb_solved r = tb_solve(&c, tb_defaults(be));
+        tb_expect_reached(&r, &c, cases[i].name, be);
+        tb_expect_quat(r.c.rotation[0], cases[i].expect, 2e-3, cases[i].name, be);
+        tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, cases[i].name, be);
     }
 }
 
@@ -280,13 +272,13 @@ BACKEND_TEST(two_bone, pole_along_each_axis)
  * and the start joint turns -90 degrees about z. */
 BACKEND_TEST(two_bone, target_at_full_reach)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.target = t_v3(2, 0, 0);
-    tb_solved r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "full reach", *be);
-    tb_expect_quat(r.c.rotation[0], tb_rot(-M_PI / 2, 0, 0, 1), 2e-3, "full reach, start", *be);
-    tb_expect_quat(r.c.rotation[1], t_qid(), 2e-3, "full reach, knee", *be);
+    tb_solved r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "full reach", be);
+    tb_expect_quat(r.c.rotation[0], tb_rot(-M_PI / 2, 0, 0, 1), 2e-3, "full reach, start", be);
+    tb_expect_quat(r.c.rotation[1], t_qid(), 2e-3, "full reach, knee", be);
 }
 
 /* Defect 8 (ozz AlignedJointsAndTarget, unreachable): a straight chain
@@ -296,16 +288,16 @@ BACKEND_TEST(two_bone, target_at_full_reach)
  * aimed_out_of_reach: the pose is the answer, untouched. */
 BACKEND_TEST(two_bone, aligned_joints_and_unreachable_target)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_aligned();
     c.target = t_v3(3, 0, 0);
     for (int plain = 0; plain <= 1; ++plain) {
         const char *what = plain ? "plain CCD" : "defaults";
-        tb_solved r = tb_solve(&c, plain ? tb_plain(*be) : tb_defaults(*be));
-        tb_expect_straight_at(&r, &c, 2.0, what, *be);
-        tb_expect_quat(r.c.rotation[0], t_qid(), 1e-6, what, *be);
-        tb_expect_quat(r.c.rotation[1], t_qid(), 1e-6, what, *be);
-        cr_expect(fabs(r.r.error - 1.0) < 1e-6, "%s on %s: error %.9g", what, cik_backend_name(*be), r.r.error);
+        tb_solved r = tb_solve(&c, plain ? tb_plain(be) : tb_defaults(be));
+        tb_expect_straight_at(&r, &c, 2.0, what, be);
+        tb_expect_quat(r.c.rotation[0], t_qid(), 1e-6, what, be);
+        tb_expect_quat(r.c.rotation[1], t_qid(), 1e-6, what, be);
+        cr_expect(fabs(r.r.error - 1.0) < 1e-6, "%s on %s: error %.9g", what, cik_backend_name(be), r.r.error);
     }
 }
 
@@ -313,11 +305,11 @@ BACKEND_TEST(two_bone, aligned_joints_and_unreachable_target)
  * chain's end already is: nothing to do, 0 passes. */
 BACKEND_TEST(two_bone, aligned_joints_and_target)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_aligned();
     c.target = t_v3(2, 0, 0);
     for (int plain = 0; plain <= 1; ++plain) {
-        tb_solved r = tb_solve(&c, plain ? tb_plain(*be) : tb_defaults(*be));
+        tb_solved r = tb_solve(&c, plain ? tb_plain(be) : tb_defaults(be));
         cr_expect_eq(r.r.iterations, 0);
         cr_expect(r.r.flags & CIK_RESULT_CONVERGED);
         cr_expect_eq(memcmp(r.c.rotation, c.rotation, 2 * sizeof(cik_quat)), 0, "untouched");
@@ -333,7 +325,7 @@ BACKEND_TEST(two_bone, aligned_joints_and_target)
  * ozz's Soften "a bit too far" target on x. */
 BACKEND_TEST(two_bone, unreachable_target_straight_chain)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain d9 = tb_base();
     d9.limit[1].axis = t_v3(0, 0, -1);
     d9.limit[1].min_angle = 0.0f;
@@ -360,8 +352,8 @@ BACKEND_TEST(two_bone, unreachable_target_straight_chain)
         for (int plain = 0; plain <= cases[i].plain; ++plain) {
             char what[96];
             snprintf(what, sizeof what, "%s, %s", cases[i].name, plain ? "plain CCD" : "defaults");
-            tb_solved r = tb_solve(cases[i].c, plain ? tb_plain(*be) : tb_defaults(*be));
-            tb_expect_straight_at(&r, cases[i].c, 2.0, what, *be);
+            tb_solved r = tb_solve(cases[i].c, plain ? tb_plain(be) : tb_defaults(be));
+            tb_expect_straight_at(&r, cases[i].c, 2.0, what, be);
         }
 }
 
@@ -374,18 +366,18 @@ BACKEND_TEST(two_bone, unreachable_target_straight_chain)
  * turn about y (ozz's expectation), the knee at -pi/2 about -z. */
 BACKEND_TEST(two_bone, mid_axis_negative_start_outside_limit)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.rotation[1] = t_q(0, 0, -0x1.6a09e6p-1f, 0x1.6a09e6p-1f);
     c.limit[1].axis = t_v3(0, 0, -1);
     c.limit[1].min_angle = -0x1.921fb6p+1f;
     c.limit[1].max_angle = 0.0f;
     c.target = t_v3(1, 1, 0x1.0624dep-10f);
-    tb_solved r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "negative mid axis", *be);
-    cr_expect_eq(r.r.iterations, 1, "on %s: %d passes", cik_backend_name(*be), r.r.iterations);
-    tb_expect_quat(r.c.rotation[0], tb_rot(M_PI, 0, 1, 0), 2e-3, "negative mid axis, start", *be);
-    tb_expect_quat(r.c.rotation[1], tb_rot(M_PI / 2, 0, 0, 1), 2e-3, "negative mid axis, knee", *be);
+    tb_solved r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "negative mid axis", be);
+    cr_expect_eq(r.r.iterations, 1, "on %s: %d passes", cik_backend_name(be), r.r.iterations);
+    tb_expect_quat(r.c.rotation[0], tb_rot(M_PI, 0, 1, 0), 2e-3, "negative mid axis, start", be);
+    tb_expect_quat(r.c.rotation[1], tb_rot(M_PI / 2, 0, 0, 1), 2e-3, "negative mid axis, knee", be);
 }
 
 /* The documented choice for a start outside its limits that already meets
@@ -393,12 +385,12 @@ BACKEND_TEST(two_bone, mid_axis_negative_start_outside_limit)
  * untouched, 0 passes, CONVERGED, the knee still outside its range. */
 BACKEND_TEST(two_bone, start_outside_limits_meeting_target_untouched)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.limit[1].axis = t_v3(0, 0, -1);
     c.target = t_v3(1, 1, 0);
     for (int plain = 0; plain <= 1; ++plain) {
-        tb_solved r = tb_solve(&c, plain ? tb_plain(*be) : tb_defaults(*be));
+        tb_solved r = tb_solve(&c, plain ? tb_plain(be) : tb_defaults(be));
         cr_expect_eq(r.r.iterations, 0);
         cr_expect_eq(r.r.flags, CIK_RESULT_CONVERGED);
         cr_expect_eq(memcmp(r.c.rotation, c.rotation, 2 * sizeof(cik_quat)), 0, "untouched");
@@ -410,14 +402,14 @@ BACKEND_TEST(two_bone, start_outside_limits_meeting_target_untouched)
  * stays. */
 BACKEND_TEST(two_bone, mid_axis_aligned_joints)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.rotation[1] = t_qid();
     c.target = t_v3(1, 1, 0);
-    tb_solved r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "aligned joints", *be);
-    tb_expect_quat(r.c.rotation[0], t_qid(), 2e-3, "aligned joints, start", *be);
-    tb_expect_quat(r.c.rotation[1], tb_rot(-M_PI / 2, 0, 0, 1), 2e-3, "aligned joints, knee", *be);
+    tb_solved r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "aligned joints", be);
+    tb_expect_quat(r.c.rotation[0], t_qid(), 2e-3, "aligned joints, start", be);
+    tb_expect_quat(r.c.rotation[1], tb_rot(-M_PI / 2, 0, 0, 1), 2e-3, "aligned joints, knee", be);
 }
 
 /* ozz PoleTargetAlignment, reachable: the target on the pole's line (no bend
@@ -425,17 +417,17 @@ BACKEND_TEST(two_bone, mid_axis_aligned_joints)
  * the line the start joint turns an eighth about z. */
 BACKEND_TEST(two_bone, pole_target_alignment)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.target = t_v3(0, (float)M_SQRT2, 0);
-    tb_solved r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "pole on the target line", *be);
-    tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, "pole on the target line, knee", *be);
+    tb_solved r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "pole on the target line", be);
+    tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, "pole on the target line, knee", be);
     c.target = t_v3(0.001f, (float)M_SQRT2, 0);
-    r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "pole near the target line", *be);
-    tb_expect_quat(r.c.rotation[0], tb_rot(M_PI / 4, 0, 0, 1), 2e-3, "pole near the target line, start", *be);
-    tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, "pole near the target line, knee", *be);
+    r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "pole near the target line", be);
+    tb_expect_quat(r.c.rotation[0], tb_rot(M_PI / 4, 0, 0, 1), 2e-3, "pole near the target line, start", be);
+    tb_expect_quat(r.c.rotation[1], c.rotation[1], 2e-3, "pole near the target line, knee", be);
 }
 
 /* Defect 11: plain CCD on defect 9's pose with the hinge about z, range
@@ -450,21 +442,21 @@ BACKEND_TEST(two_bone, pole_target_alignment)
  * knee -0.25 rad, everything in the z = 0 plane. */
 BACKEND_TEST(two_bone, plain_ccd_degenerate_start_tie)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.pole_weight = 0.0f;
     c.pole = t_v3(0, 0, 0);
     c.target = t_v3(0, 1.41421356f, 0);
-    tb_solved r = tb_solve(&c, tb_plain(*be));
+    tb_solved r = tb_solve(&c, tb_plain(be));
     double s1 = sin(0.25), c1 = cos(0.25), s2 = sin(0.5), c2 = cos(0.5);
     cr_expect(tb_dist(r.P1, s1, c1, 0) < 1e-4, "on %s: mid joint (%.6f %.6f %.6f), expected (%.6f %.6f 0)",
-              cik_backend_name(*be), r.P1[0], r.P1[1], r.P1[2], s1, c1);
-    cr_expect(tb_dist(r.E, s1 + s2, c1 + c2, 0) < 1e-4, "on %s: effector (%.6f %.6f %.6f)", cik_backend_name(*be),
+              cik_backend_name(be), r.P1[0], r.P1[1], r.P1[2], s1, c1);
+    cr_expect(tb_dist(r.E, s1 + s2, c1 + c2, 0) < 1e-4, "on %s: effector (%.6f %.6f %.6f)", cik_backend_name(be),
               r.E[0], r.E[1], r.E[2]);
     cr_expect_eq(r.r.iterations, 10);
     /* the defaults (limb step) reach it in one pass */
-    r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "defaults", *be);
+    r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "defaults", be);
     cr_expect_eq(r.r.iterations, 1);
 }
 
@@ -472,13 +464,13 @@ BACKEND_TEST(two_bone, plain_ccd_degenerate_start_tie)
  * to -pi (the effector onto the start joint) and the start joint stays. */
 BACKEND_TEST(two_bone, target_at_start_joint)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.target = t_v3(0, 0, 0);
-    tb_solved r = tb_solve(&c, tb_defaults(*be));
-    tb_expect_reached(&r, &c, "target at the start joint", *be);
-    tb_expect_quat(r.c.rotation[0], t_qid(), 2e-3, "target at the start joint, start", *be);
-    tb_expect_quat(r.c.rotation[1], tb_rot(-M_PI, 0, 0, 1), 2e-3, "target at the start joint, knee", *be);
+    tb_solved r = tb_solve(&c, tb_defaults(be));
+    tb_expect_reached(&r, &c, "target at the start joint", be);
+    tb_expect_quat(r.c.rotation[0], t_qid(), 2e-3, "target at the start joint, start", be);
+    tb_expect_quat(r.c.rotation[1], tb_rot(-M_PI, 0, 0, 1), 2e-3, "target at the start joint, knee", be);
 }
 
 /* ozz ZeroLengthBoneChain: every joint and the effector on the start joint,
@@ -487,14 +479,14 @@ BACKEND_TEST(two_bone, target_at_start_joint)
  * the reference's pose. */
 BACKEND_TEST(two_bone, zero_length_bone_chain)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = tb_base();
     c.offset[1] = t_v3(0, 0, 0);
     c.effector = t_v3(0, 0, 0);
     c.rotation[1] = t_qid();
     c.target = t_v3(1, 0, 0);
     for (int plain = 0; plain <= 1; ++plain) {
-        cik_options o = plain ? tb_plain(*be) : tb_defaults(*be);
+        cik_options o = plain ? tb_plain(be) : tb_defaults(be);
         tb_solved r = tb_solve(&c, o);
         o.backend = CIK_BACKEND_REFERENCE;
         tb_solved ref = tb_solve(&c, o);
@@ -503,7 +495,7 @@ BACKEND_TEST(two_bone, zero_length_bone_chain)
         cr_expect_eq(r.r.iterations, 10);
         for (int j = 0; j < 2; ++j) {
             cr_expect(t_quat_finite(r.c.rotation[j]) && fabs(t_qlen(r.c.rotation[j]) - 1) < 1e-5);
-            tb_expect_quat(r.c.rotation[j], ref.c.rotation[j], 1e-5, plain ? "plain CCD" : "defaults", *be);
+            tb_expect_quat(r.c.rotation[j], ref.c.rotation[j], 1e-5, plain ? "plain CCD" : "defaults", be);
         }
     }
 }
@@ -518,7 +510,7 @@ BACKEND_TEST(two_bone, zero_length_bone_chain)
  * +0.25 on every backend. */
 BACKEND_TEST(stall_breaker, hinge_bends_toward_middle)
 {
-    tb_require(*be);
+    tb_require(be);
     const float pi = (float)M_PI;
     const struct {
         float min, max, start, expect;
@@ -539,13 +531,13 @@ BACKEND_TEST(stall_breaker, hinge_bends_toward_middle)
             /* the effector straight up in world space, the target below it */
             c.effector = t_v3((float)sin(cases[i].start), (float)cos(cases[i].start), 0);
             c.target = t_v3(0, 0.5f, 0);
-            cik_options o = plain ? tb_plain(*be) : tb_defaults(*be);
+            cik_options o = plain ? tb_plain(be) : tb_defaults(be);
             o.max_iterations = 1;
             tb_solved r = tb_solve(&c, o);
             double angle = t_angle_about(r.c.rotation[0], c.limit[0].axis);
             cr_expect(fabs(angle - cases[i].expect) < 1e-5,
                       "range [%g, %g] from %g, %s, on %s: %.7f, expected %.7f", cases[i].min, cases[i].max,
-                      cases[i].start, plain ? "plain" : "defaults", cik_backend_name(*be), angle, cases[i].expect);
+                      cases[i].start, plain ? "plain" : "defaults", cik_backend_name(be), angle, cases[i].expect);
         }
 }
 
@@ -558,14 +550,14 @@ BACKEND_TEST(stall_breaker, hinge_bends_toward_middle)
  * must report exactly max_iterations. */
 BACKEND_TEST(pass_count, exact_above_2_pow_24)
 {
-    tb_require(*be);
+    tb_require(be);
     cik_chain c = t_chain(1);
     c.effector = t_v3(1, 0, 0);
     c.target = t_v3(5, 0, 0);
-    cik_options o = tb_plain(*be);
+    cik_options o = tb_plain(be);
     o.max_iterations = (1 << 24) + 3;
     tb_solved r = tb_solve(&c, o);
-    cr_expect_eq(r.r.iterations, (1 << 24) + 3, "on %s: %d passes", cik_backend_name(*be), r.r.iterations);
+    cr_expect_eq(r.r.iterations, (1 << 24) + 3, "on %s: %d passes", cik_backend_name(be), r.r.iterations);
     cr_expect_eq(r.r.flags, CIK_RESULT_UNREACHABLE);
     cr_expect_eq(memcmp(&r.c.rotation[0], &c.rotation[0], sizeof(cik_quat)), 0, "untouched");
 }
@@ -577,7 +569,7 @@ BACKEND_TEST(pass_count, exact_above_2_pow_24)
  * vector kernels to regroup. */
 BACKEND_TEST(pass_count, zero_and_int_max)
 {
-    tb_require(*be);
+    tb_require(be);
     const int n = 200;
     cik_batch *b = NULL;
     cr_assert_eq(cik_batch_create(n, 1, &b), CIK_OK);
@@ -590,7 +582,7 @@ BACKEND_TEST(pass_count, zero_and_int_max)
                                  (float)(sin(M_PI * v) * sin(2 * M_PI * u)));
         cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
     }
-    cik_options o = tb_plain(*be);
+    cik_options o = tb_plain(be);
     o.max_iterations = 0;
     cr_assert_eq(cik_solve(b, &o), CIK_OK);
     for (int i = 0; i < n; ++i) {
