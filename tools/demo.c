@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "bvh.h"
 #include "crowdik/crowdik.h"
 #include "crowdik/foot.h"
+#include "demo/view.h" /* --view */
 
 #define PI_F 3.14159265f
 
@@ -110,6 +112,25 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --view: the report goes to stdout and, when a page is written, into the
+ * page too (report_copy is the view's stream). */
+static FILE *report_copy;
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    if (report_copy) {
+        va_start(ap, fmt);
+        vfprintf(report_copy, fmt, ap);
+        va_end(ap);
+    }
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -712,6 +733,8 @@ static const char *usage =
     "  --seed N         crowd placement seed (default 1)\n"
     "  --out PATH       SVG output (default crowdik_demo.svg)\n"
     "  --png PATH       also the picture as a PNG (no text; uncompressed)\n"
+    "  --view PATH      also an HTML page that plays the run in 3D in a browser\n"
+    "                   (needs three.js: npm ci --prefix viewer; docs/viewer.md)\n"
     "  --bvh FILE       drive the crowd with a BVH clip instead of the built-in walk\n"
     "                   (legs found by name, scale detected from the leg length)\n"
     "  --bvh-scale F    file units to metres (default: detected)\n"
@@ -747,6 +770,7 @@ int main(int argc, char **argv)
 {
     int characters = 1000, frames = 300, threads = 0, seed = 1, quiet = 0;
     const char *out_path = "crowdik_demo.svg", *png_path = NULL, *bvh_path = NULL, *legs_spec = NULL;
+    const char *view_path = NULL; /* --view */
     float bvh_scale = 0;
     cik_backend backend = CIK_BACKEND_AUTO;
     int start = CIK_FOOT_START_TWO_BONE;
@@ -756,7 +780,8 @@ int main(int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int needs = !strcmp(a, "--characters") || !strcmp(a, "--frames") || !strcmp(a, "--threads") ||
                     !strcmp(a, "--backend") || !strcmp(a, "--seed") || !strcmp(a, "--out") || !strcmp(a, "--png") ||
-                    !strcmp(a, "--bvh") || !strcmp(a, "--bvh-scale") || !strcmp(a, "--legs") || !strcmp(a, "--start");
+                    !strcmp(a, "--bvh") || !strcmp(a, "--bvh-scale") || !strcmp(a, "--legs") || !strcmp(a, "--start") ||
+                    !strcmp(a, "--view");
         if (needs && !v) {
             fprintf(stderr, "crowdik_demo: %s needs a value (see --help)\n", a);
             return 2;
@@ -795,6 +820,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--png")) {
             png_path = v;
             ++i;
+        } else if (!strcmp(a, "--view")) {
+            view_path = v;
+            ++i;
         } else if (!strcmp(a, "--bvh")) {
             bvh_path = v;
             ++i;
@@ -822,6 +850,15 @@ int main(int argc, char **argv)
     bad_value:
         fprintf(stderr, "crowdik_demo: bad value '%s' for %s (see --help)\n", v, a);
         return 2;
+    }
+
+    /* --view: fail before the run when three.js is not installed */
+    if (view_path) {
+        char err[4608];
+        if (view_check_assets(view_assets_dir(), err, sizeof err)) {
+            fprintf(stderr, "crowdik_demo: %s\n", err);
+            return 1;
+        }
     }
 
     /* the clip, if any */
@@ -933,6 +970,18 @@ int main(int argc, char **argv)
         return 1;
     }
     int tty = !quiet && isatty(2) && (double)frames * characters > 2e5;
+    /* --view: the page records every character's legs every frame */
+    view *vw = NULL;
+    if (view_path) {
+        char scene[256];
+        snprintf(scene, sizeof scene, "%d characters, %s", characters, bvh_path ? bvh_path : "procedural walk");
+        if (!(vw = view_create(characters, 1.0f / dt, scene))) {
+            fprintf(stderr, "crowdik_demo: out of memory for --view\n");
+            return 1;
+        }
+        for (int c = 0; c < characters; ++c) view_set_legs(vw, c, rigs[c].leg, rigs[c].heel, rigs[c].toe);
+        report_copy = view_report(vw);
+    }
     const cik_batch *batch = cik_foot_crowd_batch(crowd);
 
     for (int fr = 0; fr < frames; ++fr) {
@@ -1050,6 +1099,10 @@ int main(int argc, char **argv)
                 }
             }
         }
+        if (vw && view_frame(vw, &s, NULL)) { /* --view */
+            fprintf(stderr, "crowdik_demo: out of memory for --view\n");
+            return 1;
+        }
         /* the picture's records */
         if (fr % draw_every == 0) {
             for (int c = 0; c < PANELS && c < characters; ++c) {
@@ -1088,43 +1141,43 @@ int main(int argc, char **argv)
     if (tty) fprintf(stderr, "\r%40s\r", "");
 
     /* report */
-    printf("crowdik %s foot placement demo: %d characters (%d legs), %d frames at 60 Hz, backend %s, %s\n",
+    report("crowdik %s foot placement demo: %d characters (%d legs), %d frames at 60 Hz, backend %s, %s\n",
            cik_version(), characters, 2 * characters, frames,
            cik_backend_name(backend == CIK_BACKEND_AUTO ? cik_backend_best() : backend),
            threads ? "threads as given" : "all threads");
-    printf("solve: CCD from the %s start pose, threshold %.2f mm, at most %d passes\n", start_names[start],
+    report("solve: CCD from the %s start pose, threshold %.2f mm, at most %d passes\n", start_names[start],
            1e3 * opt.solver.threshold, opt.solver.max_iterations);
     if (bvh_path)
-        printf("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m)\n", bvh_path,
+        report("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m)\n", bvh_path,
                clip.frames, 1.0 / clip.dt, clip.scale, clip.legs_desc, clip.rig.leg[0].ankle_height);
     else
-        printf("motion: procedural walk, 1.1 m/s, 1 s cycle; terrain: hills, %.0f-degree ridge, 10 cm steps\n",
+        report("motion: procedural walk, 1.1 m/s, 1 s cycle; terrain: hills, %.0f-degree ridge, 10 cm steps\n",
                RIDGE_SLOPE_DEG);
-    printf("\ntime per frame (ms)      median      p99\n");
+    report("\ntime per frame (ms)      median      p99\n");
     for (int k = 0; k < ST_COUNT; ++k) {
         qsort(times[k], (size_t)frames, sizeof(float), cmp_float);
-        printf("  %-22s %8.3f %8.3f\n", stage_name[k], 1e3 * pct_sorted(times[k], (size_t)frames, 0.5f),
+        report("  %-22s %8.3f %8.3f\n", stage_name[k], 1e3 * pct_sorted(times[k], (size_t)frames, 0.5f),
                1e3 * pct_sorted(times[k], (size_t)frames, 0.99f));
     }
     qsort(err_stance, n_stance, sizeof(float), cmp_float);
     qsort(tilt_stance, n_stance, sizeof(float), cmp_float);
     qsort(pen_stance, n_stance, sizeof(float), cmp_float);
-    printf("\nstance feet (%zu foot-frames)     median      p99      max\n", n_stance);
-    printf("  sole to ground (mm)       %8.3f %8.3f %8.3f\n", 1e3 * pct_sorted(err_stance, n_stance, 0.5f),
+    report("\nstance feet (%zu foot-frames)     median      p99      max\n", n_stance);
+    report("  sole to ground (mm)       %8.3f %8.3f %8.3f\n", 1e3 * pct_sorted(err_stance, n_stance, 0.5f),
            1e3 * pct_sorted(err_stance, n_stance, 0.99f), n_stance ? 1e3 * err_stance[n_stance - 1] : 0.0);
-    printf("  sole off normal (deg)     %8.3f %8.3f %8.3f\n", pct_sorted(tilt_stance, n_stance, 0.5f),
+    report("  sole off normal (deg)     %8.3f %8.3f %8.3f\n", pct_sorted(tilt_stance, n_stance, 0.5f),
            pct_sorted(tilt_stance, n_stance, 0.99f), n_stance ? tilt_stance[n_stance - 1] : 0.0);
-    printf("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * pct_sorted(pen_stance, n_stance, 0.5f),
+    report("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * pct_sorted(pen_stance, n_stance, 0.5f),
            1e3 * pct_sorted(pen_stance, n_stance, 0.99f), n_stance ? 1e3 * pen_stance[n_stance - 1] : 0.0);
-    printf("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, swing_pen_max));
+    report("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, swing_pen_max));
     if (worst.err >= 0.0f)
-        printf("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
+        report("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
                worst.character, worst.frame, worst.side ? "right" : "left", 1e3 * fabsf(worst.above),
                worst.above >= 0.0f ? "above" : "below", 1e3 * worst.drop);
-    printf("\nlimit violations: %ld (knees bent backwards: %ld)\n", violations, hinge_back);
-    printf("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * converged / solved_chains,
+    report("\nlimit violations: %ld (knees bent backwards: %ld)\n", violations, hinge_back);
+    report("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * converged / solved_chains,
            passes / solved_chains);
-    printf("pelvis lowered: mean %.1f mm, max %.1f mm\n", 1e3 * drop_sum / ((double)frames * characters),
+    report("pelvis lowered: mean %.1f mm, max %.1f mm\n", 1e3 * drop_sum / ((double)frames * characters),
            1e3 * drop_max);
 
     /* the picture: the SVG, and the same drawn into a raster for --png */
@@ -1241,6 +1294,17 @@ int main(int argc, char **argv)
             }
         }
         printf("%spicture: %s\n", output ? "" : "\n", path);
+    }
+    if (vw) { /* --view */
+        char err[4608];
+        if (view_write(vw, view_path, view_assets_dir(), terrain, err, sizeof err)) {
+            fprintf(stderr, "crowdik_demo: %s\n", err);
+            return 1;
+        }
+        printf("view: %s (%d characters, %d frames; motion %.2f MB, terrain %.2f MB)\n", view_path, characters,
+               frames, 1e-6 * (double)view_motion_bytes(vw), 1e-6 * (double)view_terrain_bytes(vw));
+        report_copy = NULL;
+        view_destroy(vw);
     }
     int ok = violations == 0;
     cik_foot_crowd_destroy(crowd);
