@@ -83,19 +83,22 @@ async function shot(setup) {
 if (args.measure) {
   // Frame rate: the page's own timer while it plays, over a wide view of the crowd.
   await tab.evaluate((d) => { const v = window.crowdikViewer; v.pause(false); v.lookAt(0, d); }, +(args.distance || 30));
-  const seconds = +args.measure, samples = [];
+  const seconds = +args.measure, samples = [], scales = [];
   for (let s = 0; s < seconds; ++s) {
     await tab.waitForTimeout(1000);
     samples.push(await tab.evaluate(() => window.crowdikViewer.fps()));
+    scales.push(await tab.evaluate(() => window.crowdikViewer.scale()));
   }
   const frames = await tab.evaluate(() => window.crowdikViewer.frame());
   console.log(`frame rate (page timer, per second): ${samples.map((x) => x.toFixed(1)).join(' ')}; now at frame ${frames}`);
+  console.log(`pixel scale (per second): ${scales.join(' ')}`);
   const steady = samples.slice(2);
   console.log(`frame rate: median ${steady.sort((a, b) => a - b)[steady.length >> 1].toFixed(1)} fps over ${steady.length} s`);
 }
 if (args.shot) {
-  const p = await shot(`(() => { const v = window.crowdikViewer; v.pause(); v.setFrame(${+(args.frame || 40)});
-    v.lookAt(${+(args.character || 0)}, ${+(args.distance || 5)}); })()`);
+  const p = await shot(`window.crowdikViewer.fixedScale = true; window.crowdikViewer.three.renderer.setPixelRatio(1);
+    window.dispatchEvent(new Event('resize'))`).then(() => shot(`(() => { const v = window.crowdikViewer; v.pause(); v.setFrame(${+(args.frame || 40)});
+    v.lookAt(${+(args.character || 0)}, ${+(args.shotDistance || 5)}); })()`));
   writeFileSync(args.shot, PNG.sync.write(p, { colorType: 2 }));
   console.log(`screenshot: ${args.shot}`);
 }
@@ -103,6 +106,7 @@ if (args.shot) {
 if (!args.measure && !args.shot) {
   // The same camera on character 0 for all four pictures.
   const frameA = 10, frameB = 40;
+  await tab.evaluate(() => { window.crowdikViewer.fixedScale = true; });
   const look = `const v = window.crowdikViewer; v.pause(); v.lookAt(0, 4);`;
   const groundA = await shot(`(() => { ${look} v.setFrame(${frameA}); v.lookAt(0, 4); v.showCharacters(false); })()`);
   const legsA = await shot(`(() => { const v = window.crowdikViewer; v.showCharacters(true); v.setMode('both'); })()`);

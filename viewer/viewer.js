@@ -108,7 +108,8 @@ const decodeMs = performance.now() - t0;
 // ------------------------------------------------------------ scene
 
 const host = document.getElementById('view');
-const renderer = new THREE.WebGLRenderer({ antialias: true });
+// multisampling costs a software renderer more than the crowd's lines do
+const renderer = new THREE.WebGLRenderer({ antialias: meta.characters <= 200 });
 renderer.setPixelRatio(window.devicePixelRatio);
 host.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
@@ -120,68 +121,117 @@ scene.add(sun);
 const camera = new THREE.PerspectiveCamera(40, 1, 0.05, 2000);
 const controls = new OrbitControls(camera, renderer.domElement);
 
-function terrainMesh() {
+// The ground in tiles of TILE x TILE cells, each a THREE.LOD that draws every
+// 1st, 2nd, 4th or 8th sample by its distance from the camera: the ground
+// fills the screen, and a software renderer pays for its every triangle.
+const TILE = 32, LOD_STEPS = [[1, 0], [2, 12], [4, 25], [8, 50]]; // [sample step, from metres]
+function terrain() {
   const { x0, z0, spacing, nx, nz } = meta.terrain;
-  const pos = new Float32Array(nx * nz * 3), col = new Float32Array(nx * nz * 3);
   const light = new THREE.Color(0xece4d4), dark = new THREE.Color(0xd6ccb8);
-  for (let z = 0; z < nz; ++z)
-    for (let x = 0; x < nx; ++x) {
-      const i = z * nx + x, wx = x0 + x * spacing, wz = z0 + z * spacing;
-      pos.set([wx, heights[i] * M, wz], 3 * i);
-      // a 1 m checker, to see a foot slide
-      const c = (Math.floor(wx) + Math.floor(wz)) & 1 ? light : dark;
-      col.set([c.r, c.g, c.b], 3 * i);
+  const sunDir = new THREE.Vector3(0.4, 1, 0.3).normalize(), normal = new THREE.Vector3();
+  const h = (x, z) => heights[Math.min(nz - 1, Math.max(0, z)) * nx + Math.min(nx - 1, Math.max(0, x))] * M;
+  const group = new THREE.Group();
+  for (let tz = 0; tz < nz - 1; tz += TILE)
+    for (let tx = 0; tx < nx - 1; tx += TILE) {
+      const w = Math.min(TILE, nx - 1 - tx) + 1, d = Math.min(TILE, nz - 1 - tz) + 1;
+      const pos = new Float32Array(w * d * 3), col = new Float32Array(w * d * 3);
+      // positions from the tile's centre, whose distance from the camera picks the level
+      const centre = new THREE.Vector3(x0 + (tx + w / 2) * spacing, h(tx + (w >> 1), tz + (d >> 1)),
+        z0 + (tz + d / 2) * spacing);
+      for (let z = 0; z < d; ++z)
+        for (let x = 0; x < w; ++x) {
+          const gx = tx + x, gz = tz + z, i = z * w + x, wx = x0 + gx * spacing, wz = z0 + gz * spacing;
+          pos.set([wx - centre.x, h(gx, gz) - centre.y, wz - centre.z], 3 * i);
+          // the light baked into the colour (unlit material: cheaper per pixel), on a 1 m checker
+          normal.set(h(gx - 1, gz) - h(gx + 1, gz), 2 * spacing, h(gx, gz - 1) - h(gx, gz + 1)).normalize();
+          const shade = 0.55 + 0.45 * Math.max(0, normal.dot(sunDir));
+          const c = (Math.floor(wx) + Math.floor(wz)) & 1 ? light : dark;
+          col.set([c.r * shade, c.g * shade, c.b * shade], 3 * i);
+        }
+      const position = new THREE.BufferAttribute(pos, 3), colour = new THREE.BufferAttribute(col, 3);
+      const lod = new THREE.LOD();
+      for (const [step, from] of LOD_STEPS) {
+        const index = [];
+        for (let z = 0; z + 1 < d; z += step)
+          for (let x = 0; x + 1 < w; x += step) {
+            const x1 = Math.min(x + step, w - 1), z1 = Math.min(z + step, d - 1);
+            const a = z * w + x, b = z * w + x1, c = z1 * w + x, e = z1 * w + x1;
+            index.push(a, c, b, b, c, e);
+          }
+        const g = new THREE.BufferGeometry();
+        g.setAttribute('position', position);
+        g.setAttribute('color', colour);
+        g.setIndex(index);
+        g.computeBoundingSphere();
+        lod.addLevel(new THREE.Mesh(g, terrainMaterial), from);
+      }
+      lod.position.copy(centre);
+      group.add(lod);
     }
-  const index = new Uint32Array((nx - 1) * (nz - 1) * 6);
-  let k = 0;
-  for (let z = 0; z + 1 < nz; ++z)
-    for (let x = 0; x + 1 < nx; ++x) {
-      const a = z * nx + x, b = a + 1, c = a + nx, d = c + 1;
-      index.set([a, c, b, b, c, d], k);
-      k += 6;
-    }
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
-  g.setAttribute('color', new THREE.BufferAttribute(col, 3));
-  g.setIndex(new THREE.BufferAttribute(index, 1));
-  g.computeVertexNormals();
-  return new THREE.Mesh(g, new THREE.MeshLambertMaterial({ vertexColors: true }));
+  return group;
 }
-scene.add(terrainMesh());
+const terrainMaterial = new THREE.MeshBasicMaterial({ vertexColors: true });
+scene.add(terrain());
 
-// A unit cylinder from y = 0 to y = 1, stretched between two points per instance.
-const bone = new THREE.CylinderGeometry(1, 1, 1, 6, 1, true).translate(0, 0.5, 0);
+// Bones, two ways. 'solid': instanced thin cylinders (a unit cylinder from
+// y = 0 to 1, stretched between two points per instance) and spheres, lit;
+// 'lines': one LineSegments per kind with a per-frame position buffer and
+// points for the joints, a few times cheaper for a software renderer, the
+// default for large crowds (docs/viewer.md has the frame rates).
+const C = meta.characters;
+const style = new URLSearchParams(location.search).get('bones') || (C > 200 ? 'lines' : 'solid');
+const cylinder = new THREE.CylinderGeometry(1, 1, 1, 6, 1, true).translate(0, 0.5, 0);
 const ball = new THREE.IcosahedronGeometry(1, 1);
 
-function instanced(geometry, material, count) {
-  const m = new THREE.InstancedMesh(geometry, material, count);
-  m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-  m.frustumCulled = false; // the instances move every frame; the bounds would be stale
-  return m;
+function bones(count, opts, joint = false) {
+  let object, put, colour, arrays;
+  if (style === 'solid') {
+    const material = opts.color === undefined ? new THREE.MeshLambertMaterial() : new THREE.MeshBasicMaterial(opts);
+    object = new THREE.InstancedMesh(joint ? ball : cylinder, material, count);
+    object.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+    const m = object.instanceMatrix.array;
+    put = joint ? (i, p, r) => sphere(m, i, p, r) : (i, a, b, r) => cylinderMatrix(m, i, a, b, r);
+    if (opts.color === undefined) object.setColorAt(0, new THREE.Color());
+    colour = (i, c) => object.instanceColor && object.instanceColor.array.set([c.r, c.g, c.b], 3 * i);
+    arrays = () => [object.instanceMatrix, object.instanceColor].filter(Boolean);
+  } else {
+    const n = joint ? 1 : 2, pos = new Float32Array(3 * n * count), col = new Float32Array(3 * n * count);
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(pos, 3).setUsage(THREE.DynamicDrawUsage));
+    g.setAttribute('color', new THREE.BufferAttribute(col, 3));
+    const c0 = new THREE.Color(opts.color === undefined ? 0xffffff : opts.color);
+    for (let i = 0; i < n * count; ++i) col.set([c0.r, c0.g, c0.b], 3 * i);
+    object = joint ? new THREE.Points(g, new THREE.PointsMaterial({ size: 5, sizeAttenuation: false, vertexColors: true }))
+      : new THREE.LineSegments(g, new THREE.LineBasicMaterial({ ...opts, color: 0xffffff, vertexColors: true }));
+    put = joint ? (i, p) => pos.set(p, 3 * i) : (i, a, b) => { pos.set(a, 6 * i); pos.set(b, 6 * i + 3); };
+    colour = (i, c) => { for (let k = 0; k < n; ++k) col.set([c.r, c.g, c.b], 3 * (n * i + k)); };
+    arrays = () => [g.attributes.position, g.attributes.color];
+  }
+  object.frustumCulled = false; // the bones move every frame; the bounds would be stale
+  scene.add(object);
+  return { object, put, colour, update: () => { for (const a of arrays()) a.needsUpdate = true; } };
 }
-const C = meta.characters;
-const solvedLegs = instanced(bone, new THREE.MeshLambertMaterial(), 6 * C); // pelvis-hip, thigh, shin per side
-const solvedFeet = instanced(bone, new THREE.MeshLambertMaterial(), 6 * C); // ankle-heel-toe-ankle per side
-const animBones = instanced(bone, new THREE.MeshBasicMaterial({ color: 0x9aa0a6, transparent: true, opacity: 0.55 }),
-  12 * C);
-const joints = instanced(ball, new THREE.MeshLambertMaterial(), 3 * C); // solved pelvis, knees
+
+const animBones = bones(12 * C, { color: 0x9aa0a6, transparent: true, opacity: 0.55 }); // pelvis-hip .. toe-ankle
+const solvedLegs = bones(6 * C, {}); // pelvis-hip, thigh, shin per side
+const solvedFeet = bones(6 * C, {}); // ankle-heel, heel-toe, toe-ankle per side
+const joints = bones(3 * C, {}, true); // solved pelvis, knees
 const sideColour = [new THREE.Color(0x2050d0), new THREE.Color(0xd03020)];
 const pelvisColour = new THREE.Color(0x202020);
-for (let c = 0; c < C; ++c)
+for (let c = 0; c < C; ++c) {
+  joints.colour(3 * c, pelvisColour);
   for (let s = 0; s < 2; ++s) {
-    for (let k = 0; k < 3; ++k) solvedLegs.setColorAt(6 * c + 3 * s + k, sideColour[s]);
-    joints.setColorAt(3 * c, pelvisColour);
-    joints.setColorAt(3 * c + 1 + s, sideColour[s]);
-    for (let k = 0; k < 3; ++k) solvedFeet.setColorAt(6 * c + 3 * s + k, sideColour[s]);
+    for (let k = 0; k < 3; ++k) solvedLegs.colour(6 * c + 3 * s + k, sideColour[s]);
+    joints.colour(3 * c + 1 + s, sideColour[s]);
   }
-scene.add(animBones, solvedLegs, solvedFeet, joints);
+}
 const stateColour = {
   swing: new THREE.Color(0x8a96a8), easing: new THREE.Color(0xf0a020),
   planted: new THREE.Color(0x20b040), locked: new THREE.Color(0xa020c0),
 };
 
 // Column-major matrix of a cylinder of radius r from a to b (arrays of 3).
-function segment(array, index, a, b, r) {
+function cylinderMatrix(array, index, a, b, r) {
   const dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
   const len = Math.hypot(dx, dy, dz) || 1e-9;
   // u: perpendicular to the bone, from whichever axis is far from it
@@ -235,35 +285,32 @@ function footColour(weight, state) {
 }
 
 function showFrame(f) {
-  const legs = solvedLegs.instanceMatrix.array, feet = solvedFeet.instanceMatrix.array;
-  const anim = animBones.instanceMatrix.array, jm = joints.instanceMatrix.array;
-  const fc = solvedFeet.instanceColor.array;
+  const anim = animBones.put, legs = solvedLegs.put, feet = solvedFeet.put;
   for (let c = 0; c < C; ++c) {
     characterPoints(f, c);
-    sphere(jm, 3 * c, P[1], 0.04);
+    joints.put(3 * c, P[1], 0.04);
     for (let s = 0; s < 2; ++s) {
       const q = 2 + 11 * s, i6 = 6 * c + 3 * s, i12 = 12 * c + 6 * s;
       const [hip, knee, ankle, heel, toe, sHip, sKnee, sAnkle, sHeel, sToe] = P.slice(q, q + 10);
-      segment(anim, i12, P[0], hip, 0.008);
-      segment(anim, i12 + 1, hip, knee, 0.008);
-      segment(anim, i12 + 2, knee, ankle, 0.008);
-      segment(anim, i12 + 3, ankle, heel, 0.006);
-      segment(anim, i12 + 4, heel, toe, 0.006);
-      segment(anim, i12 + 5, toe, ankle, 0.006);
-      segment(legs, i6, P[1], sHip, 0.014);
-      segment(legs, i6 + 1, sHip, sKnee, 0.016);
-      segment(legs, i6 + 2, sKnee, sAnkle, 0.014);
-      segment(feet, i6, sAnkle, sHeel, 0.011);
-      segment(feet, i6 + 1, sHeel, sToe, 0.011);
-      segment(feet, i6 + 2, sToe, sAnkle, 0.011);
-      sphere(jm, 3 * c + 1 + s, sKnee, 0.022);
+      anim(i12, P[0], hip, 0.008);
+      anim(i12 + 1, hip, knee, 0.008);
+      anim(i12 + 2, knee, ankle, 0.008);
+      anim(i12 + 3, ankle, heel, 0.006);
+      anim(i12 + 4, heel, toe, 0.006);
+      anim(i12 + 5, toe, ankle, 0.006);
+      legs(i6, P[1], sHip, 0.014);
+      legs(i6 + 1, sHip, sKnee, 0.016);
+      legs(i6 + 2, sKnee, sAnkle, 0.014);
+      feet(i6, sAnkle, sHeel, 0.011);
+      feet(i6 + 1, sHeel, sToe, 0.011);
+      feet(i6 + 2, sToe, sAnkle, 0.011);
+      joints.put(3 * c + 1 + s, sKnee, 0.022);
       const b = (f * C + c) * S + SIDE + SIDE_SLOTS * s;
       const col = footColour(motion[b + WEIGHT], motion[b + STATE]);
-      for (let k = 0; k < 3; ++k) fc.set([col.r, col.g, col.b], 3 * (i6 + k));
+      for (let k = 0; k < 3; ++k) solvedFeet.colour(i6 + k, col);
     }
   }
-  for (const m of [solvedLegs, solvedFeet, animBones, joints]) m.instanceMatrix.needsUpdate = true;
-  solvedFeet.instanceColor.needsUpdate = true;
+  for (const b of [animBones, solvedLegs, solvedFeet, joints]) b.update();
 }
 
 // ------------------------------------------------------------ playback and camera
@@ -289,8 +336,8 @@ function lookAt(c, distance) {
 
 function setMode(mode) {
   ui.mode.value = mode;
-  animBones.visible = mode !== 'solved';
-  solvedLegs.visible = solvedFeet.visible = joints.visible = mode !== 'anim';
+  animBones.object.visible = mode !== 'solved';
+  solvedLegs.object.visible = solvedFeet.object.visible = joints.object.visible = mode !== 'anim';
 }
 
 function setFrame(f) {
@@ -336,7 +383,20 @@ window.addEventListener('resize', resize);
 resize();
 
 // The page's frame timer: frames drawn over the last second of wall time.
-const timer = { stamps: [], fps: 0, updateMs: 0 };
+// Below 24 fps the canvas draws fewer pixels (down to half the width), above
+// 50 more again: a software renderer's cost is mostly the ground's pixels.
+const timer = { stamps: [], fps: 0, updateMs: 0, scale: 1, checked: 0 };
+function adaptScale(now) {
+  if (now - timer.checked < 1500 || timer.stamps.length < 3) return;
+  timer.checked = now;
+  const scale = timer.fps < 24 ? Math.max(0.5, timer.scale - 0.125) : timer.fps > 50 ? Math.min(1, timer.scale + 0.125)
+    : timer.scale;
+  if (scale !== timer.scale) {
+    timer.scale = scale;
+    renderer.setPixelRatio(window.devicePixelRatio * scale);
+    resize();
+  }
+}
 function statsTable() {
   const mb = (n) => (n / 1e6).toFixed(2) + ' MB';
   const rows = [
@@ -344,7 +404,7 @@ function statsTable() {
     ['motion data', `${mb(meta.motionBytes)} (${(8 * meta.motionBytes / (C * meta.frames)).toFixed(1)} bits per character-frame)`],
     ['terrain data', `${mb(meta.terrainBytes)}, ${meta.terrain.nx} x ${meta.terrain.nz} at ${(100 * meta.terrain.spacing).toFixed(1)} cm`],
     ['decoded in', `${decodeMs.toFixed(0)} ms`],
-    ['frame rate', `${timer.fps.toFixed(1)} fps (update ${timer.updateMs.toFixed(1)} ms)`],
+    ['frame rate', `${timer.fps.toFixed(1)} fps (update ${timer.updateMs.toFixed(1)} ms, pixels x${timer.scale})`],
   ];
   ui.stats.innerHTML = rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join('');
 }
@@ -362,9 +422,10 @@ function tick(now) {
     timer.updateMs = performance.now() - u0;
   }
   state.last = now;
+  if (!window.crowdikViewer.fixedScale) adaptScale(now);
   controls.update();
   renderer.render(scene, camera);
-  if (s.length % 30 === 0) statsTable();
+  if (now - (timer.shown || 0) > 500) { timer.shown = now; statsTable(); }
   requestAnimationFrame(tick);
 }
 
@@ -378,13 +439,19 @@ requestAnimationFrame(tick);
 window.crowdikViewer = {
   meta, decodeMs,
   fps: () => timer.fps,
+  scale: () => timer.scale,
+  fixedScale: false, // true: keep the canvas at full resolution (the test's pictures)
   frame: () => state.frame,
   pause: (on = true) => pause(on),
   setFrame: (f) => { state.time = f / meta.fps; setFrame(f); },
   setMode,
   lookAt: (c, distance) => lookAt(c, distance),
   follow: (c) => { ui.follow.value = c; ui.follow.onchange(); },
-  showCharacters: (on) => { for (const m of [solvedLegs, solvedFeet, animBones, joints]) m.visible = on; },
+  showCharacters: (on) => {
+    if (on) setMode(ui.mode.value);
+    else for (const b of [solvedLegs, solvedFeet, animBones, joints]) b.object.visible = false;
+  },
   points: (f, c) => { characterPoints(f, c); return P.slice(0, 24).map((p) => p.slice()); },
+  three: { THREE, scene, camera, renderer, controls },
   ready: true,
 };
