@@ -2,6 +2,7 @@
 //
 //   node viewer/test.mjs --demo build/tools/crowdik_demo --work DIR     # the test
 //   node viewer/test.mjs --page FILE.html --measure 10 [--shot F.png]   # frame rate, screenshot
+//        [--distance M] [--query bones=solid] [--frame F --character C --shotDistance M]
 //
 // The test writes the page for a short scene with the demo, checks the
 // page's script with `node --check`, opens the page from disk in headless
@@ -65,7 +66,7 @@ const tab = await context.newPage();
 const errors = [];
 tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 tab.on('pageerror', (e) => errors.push(String(e)));
-await tab.goto(pathToFileURL(resolve(page)).href);
+await tab.goto(pathToFileURL(resolve(page)).href + (args.query ? `?${args.query}` : ''));
 await tab.waitForFunction(() => window.crowdikViewer && window.crowdikViewer.ready, null, { timeout: 120000 });
 const meta = await tab.evaluate(() => window.crowdikViewer.meta);
 const decodeMs = await tab.evaluate(() => window.crowdikViewer.decodeMs);
@@ -96,10 +97,11 @@ if (args.measure) {
   console.log(`frame rate: median ${steady.sort((a, b) => a - b)[steady.length >> 1].toFixed(1)} fps over ${steady.length} s`);
 }
 if (args.shot) {
-  const p = await shot(`window.crowdikViewer.fixedScale = true; window.crowdikViewer.three.renderer.setPixelRatio(1);
+  await shot(`window.crowdikViewer.fixedScale = true; window.crowdikViewer.three.renderer.setPixelRatio(1);
     window.dispatchEvent(new Event('resize'))`).then(() => shot(`(() => { const v = window.crowdikViewer; v.pause(); v.setFrame(${+(args.frame || 40)});
     v.lookAt(${+(args.character || 0)}, ${+(args.shotDistance || 5)}); })()`));
-  writeFileSync(args.shot, PNG.sync.write(p, { colorType: 2 }));
+  // the whole page: the view, the controls and the report beside it
+  writeFileSync(args.shot, await tab.screenshot());
   console.log(`screenshot: ${args.shot}`);
 }
 

@@ -23,25 +23,39 @@ function base64(id) {
   return out;
 }
 
-// Rice codes with an adaptive parameter, as tools/demo/view.c writes them.
+// Rice codes with an adaptive parameter, as tools/demo/view.c writes them
+// (most significant bit first), read a byte's worth of bits at a time.
 class RiceReader {
   constructor(bytes) { this.bytes = bytes; this.pos = 0; }
-  bit() {
-    const p = this.pos++;
-    return (this.bytes[p >> 3] >> (7 - (p & 7))) & 1;
-  }
   bits(n) {
     let v = 0;
-    for (let i = 0; i < n; ++i) v = v * 2 + this.bit();
+    while (n > 0) {
+      const p = this.pos, avail = 8 - (p & 7), take = Math.min(avail, n);
+      v = v * 2 ** take + ((this.bytes[p >> 3] >> (avail - take)) & ((1 << take) - 1));
+      this.pos += take;
+      n -= take;
+    }
     return v;
+  }
+  // one-bits up to max; the zero that ends fewer than max is read too
+  ones(max) {
+    let q = 0;
+    for (;;) {
+      const p = this.pos, avail = 8 - (p & 7);
+      const zeros = ~this.bytes[p >> 3] & ((1 << avail) - 1); // the byte's unread bits, 1 where a 0 is
+      const run = zeros ? avail - 32 + Math.clz32(zeros) : avail;
+      if (q + run >= max) { this.pos += max - q; return max; }
+      q += run;
+      this.pos += zeros ? run + 1 : run;
+      if (zeros) return q;
+    }
   }
   // ctx: [sum, count] pairs; returns the signed residual
   next(ctx, i) {
     const sum = ctx[2 * i], count = ctx[2 * i + 1];
     let k = 0;
     while (k < 24 && count * 2 ** k < sum) ++k;
-    let q = 0;
-    while (q < meta.escape && this.bit()) ++q;
+    const q = this.ones(meta.escape);
     const z = q === meta.escape ? this.bits(this.bits(5) + 1) : q * 2 ** k + this.bits(k);
     ctx[2 * i] = sum + Math.min(z, meta.contextClamp);
     if (++ctx[2 * i + 1] === meta.contextReset) {
