@@ -401,7 +401,7 @@ resize();
 // 50 more again: a software renderer's cost is mostly the ground's pixels.
 const timer = { stamps: [], fps: 0, updateMs: 0, scale: 1, checked: 0 };
 function adaptScale(now) {
-  if (now - timer.checked < 1500 || timer.stamps.length < 3) return;
+  if (now - timer.checked < 1500 || timer.stamps.length < 2) return;
   timer.checked = now;
   const scale = timer.fps < 24 ? Math.max(0.5, timer.scale - 0.125) : timer.fps > 50 ? Math.min(1, timer.scale + 0.125)
     : timer.scale;
