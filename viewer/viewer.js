@@ -12,6 +12,7 @@ const S = meta.slots; // numbers per character and frame
 const SIDE = 4, SIDE_SLOTS = 29, SOLVED = 15, WEIGHT = 27, STATE = 28;
 const PLANTED = 1, LOCKED = 2;
 const M = meta.quantumMm / 1000; // metres per stored step
+const ESCAPE = meta.escape, CLAMP = meta.contextClamp, RESET = meta.contextReset;
 
 // ------------------------------------------------------------ decoding
 
@@ -50,20 +51,27 @@ class RiceReader {
       if (zeros) return q;
     }
   }
-  // ctx: [sum, count] pairs; returns the signed residual
+  // ctx: [sum, count] pairs (integers below 2^26); returns the signed residual
   next(ctx, i) {
     const sum = ctx[2 * i], count = ctx[2 * i + 1];
-    let k = 0;
-    while (k < 24 && count * 2 ** k < sum) ++k;
-    const q = this.ones(meta.escape);
-    const z = q === meta.escape ? this.bits(this.bits(5) + 1) : q * 2 ** k + this.bits(k);
-    ctx[2 * i] = sum + Math.min(z, meta.contextClamp);
-    if (++ctx[2 * i + 1] === meta.contextReset) {
-      ctx[2 * i] = Math.floor(ctx[2 * i] / 2);
-      ctx[2 * i + 1] = Math.floor(ctx[2 * i + 1] / 2);
+    // the least k with count * 2^k >= sum, at most 24
+    const m = Math.ceil(sum / count);
+    const k = m <= 1 ? 0 : Math.min(24, 32 - Math.clz32(m - 1));
+    const q = this.ones(ESCAPE);
+    const z = q === ESCAPE ? this.bits(this.bits(5) + 1) : q * (1 << k) + this.bits(k);
+    ctx[2 * i] = sum + Math.min(z, CLAMP);
+    if (++ctx[2 * i + 1] === RESET) {
+      ctx[2 * i] = ctx[2 * i] >>> 1;
+      ctx[2 * i + 1] = ctx[2 * i + 1] >>> 1;
     }
     return z % 2 ? -(z + 1) / 2 : z / 2;
   }
+}
+
+// A decoder out of step with the writer ends anywhere but in the last byte.
+function consumed(r, what) {
+  if (Math.ceil(r.pos / 8) !== r.bytes.length)
+    console.error(`crowdik view: the ${what} data decoded to bit ${r.pos} of ${8 * r.bytes.length}`);
 }
 
 function contexts(n, start) {
@@ -80,25 +88,29 @@ function decodeMotion() {
   const first = [contexts(S, meta.contextStart[0]), contexts(S, meta.contextStart[1])];
   const later = contexts(C * S, meta.contextStart[2]);
   const res = new Float64Array(S);
-  const side = (i) => (i - SIDE) % SIDE_SLOTS;
-  // what the slot's residual is coded against: heel and toe against the ankle's
-  const base = new Int32Array(S).fill(-1);
+  // per slot: what its residual is coded against (heel and toe: the ankle's),
+  // whether the first frame predicts it by the pelvis (-1: by 0), and whether
+  // the last frame alone predicts it (the state bits)
+  const base = new Int32Array(S).fill(-1), fromPelvis = new Int32Array(S).fill(-1), step = new Uint8Array(S);
   for (let i = SIDE; i < S; ++i) {
-    const k = side(i);
+    const k = (i - SIDE) % SIDE_SLOTS;
     if (k >= 9 && k < 15) base[i] = i - Math.floor((k - 6) / 3) * 3;
     if (k >= SOLVED + 6 && k < SOLVED + 12) base[i] = i - Math.floor((k - SOLVED - 3) / 3) * 3;
+    if (k >= 3 && k < SOLVED) fromPelvis[i] = k % 3;
+    step[i] = k === STATE ? 1 : 0;
   }
   for (let f = 0; f < F; ++f)
     for (let c = 0; c < C; ++c) {
       const o = (f * C + c) * S, p1 = o - C * S, p2 = p1 - C * S;
+      const ctx = f < 2 ? first[f] : later, at = f < 2 ? 0 : c * S;
       for (let i = 0; i < S; ++i) {
-        const k = side(i), world = i >= SIDE && k >= 3 && k < SOLVED;
-        const predicted = f === 0 ? (world ? data[o + (k % 3)] : 0)
-          : f === 1 || (i >= SIDE && k === STATE) ? data[p1 + i] : 2 * data[p1 + i] - data[p2 + i];
-        res[i] = (f < 2 ? r.next(first[f], i) : r.next(later, c * S + i)) + (base[i] >= 0 ? res[base[i]] : 0);
+        const predicted = f === 0 ? (fromPelvis[i] >= 0 ? data[o + fromPelvis[i]] : 0)
+          : f === 1 || step[i] ? data[p1 + i] : 2 * data[p1 + i] - data[p2 + i];
+        res[i] = r.next(ctx, at + i) + (base[i] >= 0 ? res[base[i]] : 0);
         data[o + i] = predicted + res[i];
       }
     }
+  consumed(r, 'motion');
   return data;
 }
 
@@ -111,6 +123,7 @@ function decodeTerrain() {
       const p = z === 0 ? (x ? h[i - 1] : 0) : x ? h[i - 1] + h[i - nx] - h[i - nx - 1] : h[i - nx];
       h[i] = p + r.next(ctx, 0);
     }
+  consumed(r, 'terrain');
   return h;
 }
 
