@@ -6,7 +6,8 @@
  * terrain (hills, a 15-degree ridge, 10 cm steps), 300 frames at 60 Hz. It
  * prints the time per frame and per stage, how well the stance feet meet the
  * ground, limit violations and convergence, and writes an SVG of a few
- * characters side-on. --bvh FILE drives the crowd with a motion-capture clip.
+ * characters side-on. --bvh FILE drives the crowd with a motion-capture clip;
+ * --view FILE.html also writes the whole run as a 3D page (demo/view.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
