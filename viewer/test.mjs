@@ -144,6 +144,16 @@ if (!args.measure && !args.shot) {
   if (changedOffLegs > 0.05 * changedOnLegs) fail('the frames differ away from the legs (the camera or terrain moved)');
   if (sky > 0.9 * n) fail('the terrain-only picture is nearly all background: no terrain drawn');
   if (sd < 3) fail('the terrain-only picture is flat: no shading');
+  // the animated legs alone: the solved ones' blue and red are gone
+  const animOnly = await shot(`(() => { const v = window.crowdikViewer; v.showCharacters(true); v.setMode('anim'); })()`);
+  let solvedLeft = 0;
+  for (let i = 0; i < n; ++i) {
+    const [r, g, b] = px(animOnly, i);
+    if ((b > r + 60 && b > g + 30) || (r > b + 60 && r > g + 60)) ++solvedLeft;
+  }
+  console.log(`animated legs only: ${solvedLeft} blue or red pixels`);
+  if (solvedLeft > 0.1 * (blue + red)) fail('the "animated" mode still draws the solved legs');
+  await tab.evaluate(() => window.crowdikViewer.setMode('both'));
   // the clock advances while playing
   const f0 = await tab.evaluate(() => { const v = window.crowdikViewer; v.pause(false); return v.frame(); });
   await tab.waitForTimeout(700);
