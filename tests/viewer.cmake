@@ -33,4 +33,9 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/viewer/node_modules/three/build/three.core.js)
   crowdik_bad_input(demo_view_missing_folder 3 "cannot write .*No such file" ${demo} ${small}
                     --view @WORK@/no/such/folder/view.html)
   crowdik_bad_input(demo_view_directory 3 "cannot write .*adir: Is a directory" ${demo} ${small} --view @WORK@/adir)
+  # the page is an addition: the report and the SVG stay the same
+  add_test(NAME viewer_same_report
+           COMMAND ${CMAKE_COMMAND} -DDEMO=$<TARGET_FILE:crowdik_demo> -DWORK=${CMAKE_CURRENT_BINARY_DIR}/viewer_same
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/view_same.cmake)
+  set_tests_properties(viewer_same_report PROPERTIES TIMEOUT 180)
 endif()
