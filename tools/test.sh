@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 
 # clang-14 and libclang-rt-14-dev (compiler-rt: libFuzzer and the
 # sanitizer runtimes for clang) build the fuzz targets.
+# chromium runs the 3D viewer's test headless (tests/viewer.cmake).
 need=(libcriterion-dev pkg-config libbenchmark-dev g++ gcc-aarch64-linux-gnu qemu-user valgrind
-      clang-14 libclang-rt-14-dev)
+      clang-14 libclang-rt-14-dev chromium)
 missing=()
 for p in "${need[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -39,6 +40,14 @@ fi
 # run, so a missing libFuzzer fails instead of being skipped.
 export FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 export FUZZ_REQUIRED=1
+
+# The viewer's npm packages (three.js, playwright-core, pngjs), as pinned in
+# viewer/package-lock.json; without npm the viewer's test is skipped.
+if command -v npm >/dev/null 2>&1; then
+    npm ci --prefix viewer --no-audit --no-fund --loglevel=error >/dev/null
+else
+    echo "crowdik: npm not found, the viewer's browser test will be skipped (apt-get install npm)" >&2
+fi
 
 build=${BUILD_DIR:-build-test}
 jobs=$(nproc)

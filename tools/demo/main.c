@@ -6,19 +6,23 @@
  * terrain (hills, a 15-degree ridge, 10 cm steps), 300 frames at 60 Hz. It
  * prints the time per frame and per stage, how well the stance feet meet the
  * ground, limit violations and convergence, and writes an SVG of a few
- * characters side-on. --bvh FILE drives the crowd with a motion-capture clip.
+ * characters side-on. --bvh FILE drives the crowd with a motion-capture clip;
+ * --view FILE.html also writes the whole run as a 3D page (view.h).
  *
  * This file: the command line and the report. motion.c: terrain, rigs, the
- * walk and the clip; scene.c: the crowd and its frames; draw.c: the picture.
+ * walk and the clip; scene.c: the crowd and its frames; draw.c: the picture;
+ * view.c: the 3D page.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "demo.h"
+#include "view.h"
 
 static const char *usage =
     "usage: crowdik_demo [options]\n"
@@ -37,6 +41,8 @@ static const char *usage =
     "  --seed N         crowd placement seed (default 1)\n"
     "  --out PATH       SVG output (default crowdik_demo.svg)\n"
     "  --png PATH       also the picture as a PNG (no text)\n"
+    "  --view PATH      also an HTML page that plays the run in 3D in a browser\n"
+    "                   (needs three.js: npm ci --prefix viewer; docs/viewer.md)\n"
     "  --bvh FILE       drive the crowd with a BVH clip instead of the built-in walk\n"
     "                   (legs found by name, scale detected from the leg length)\n"
     "  --bvh-scale F    file units to metres (default: detected)\n"
@@ -89,7 +95,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     if (!strcmp(a, "--backend")) return parse_backend(v, &o->backend) ? 1 : 0;
     if (!strcmp(a, "--out")) o->out_path = v;
     else if (!strcmp(a, "--png")) o->png_path = v;
-    /* --view FILE.html sets o->view_path here (the page: view.c, view.h) */
+    else if (!strcmp(a, "--view")) o->view_path = v;
     else if (!strcmp(a, "--bvh")) o->bvh_path = v;
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
@@ -111,7 +117,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
 static int parse_args(int argc, char **argv, demo_options *o)
 {
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
-                                       "--png", "--bvh", "--bvh-scale", "--legs", "--start"};
+                                       "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -149,52 +155,79 @@ static int parse_args(int argc, char **argv, demo_options *o)
     return 0;
 }
 
-static void report(const demo_scene *sc, demo_stats *st)
+/* --view: the report goes to stdout and, when a page is written, into the
+ * page too (report_copy is the view's stream). */
+static FILE *report_copy;
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    if (report_copy) {
+        va_start(ap, fmt);
+        vfprintf(report_copy, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static void print_report(const demo_scene *sc, demo_stats *st)
 {
     static const char *stage_name[ST_COUNT] = {"animation (input)", "probe (FK)", "ground", "place",
                                                "solve", "align", "frame (probe..align)"};
     const demo_options *o = sc->opt;
     cik_foot_options fo = cik_foot_default_options();
-    printf("crowdik %s foot placement demo: %d characters (%d legs), %d frames at 60 Hz, backend %s, %s\n",
+    report("crowdik %s foot placement demo: %d characters (%d legs), %d frames at 60 Hz, backend %s, %s\n",
            cik_version(), o->characters, 2 * o->characters, o->frames,
            cik_backend_name(o->backend == CIK_BACKEND_AUTO ? cik_backend_best() : o->backend),
            o->threads ? "threads as given" : "all threads");
-    printf("solve: CCD from the %s start pose, threshold %.2f mm, at most %d passes\n", start_names[o->start],
+    report("solve: CCD from the %s start pose, threshold %.2f mm, at most %d passes\n", start_names[o->start],
            1e3 * fo.solver.threshold, fo.solver.max_iterations);
     if (o->bvh_path)
-        printf("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m)\n", o->bvh_path,
+        report("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m)\n", o->bvh_path,
                sc->clip.frames, 1.0 / sc->clip.dt, sc->clip.scale, sc->clip.legs_desc,
                sc->clip.rig.leg[0].ankle_height);
     else
-        printf("motion: procedural walk, 1.1 m/s, 1 s cycle; terrain: hills, %.0f-degree ridge, 10 cm steps\n",
+        report("motion: procedural walk, 1.1 m/s, 1 s cycle; terrain: hills, %.0f-degree ridge, 10 cm steps\n",
                RIDGE_SLOPE_DEG);
-    printf("\ntime per frame (ms)      median      p99\n");
+    report("\ntime per frame (ms)      median      p99\n");
     const size_t nf = (size_t)o->frames, n = st->n_stance;
     for (int k = 0; k < ST_COUNT; ++k) {
         qsort(st->times[k], nf, sizeof(float), demo_cmp_float);
-        printf("  %-22s %8.3f %8.3f\n", stage_name[k], 1e3 * demo_percentile(st->times[k], nf, 0.5f),
+        report("  %-22s %8.3f %8.3f\n", stage_name[k], 1e3 * demo_percentile(st->times[k], nf, 0.5f),
                1e3 * demo_percentile(st->times[k], nf, 0.99f));
     }
     qsort(st->err_stance, n, sizeof(float), demo_cmp_float);
     qsort(st->tilt_stance, n, sizeof(float), demo_cmp_float);
     qsort(st->pen_stance, n, sizeof(float), demo_cmp_float);
-    printf("\nstance feet (%zu foot-frames)     median      p99      max\n", n);
-    printf("  sole to ground (mm)       %8.3f %8.3f %8.3f\n", 1e3 * demo_percentile(st->err_stance, n, 0.5f),
+    report("\nstance feet (%zu foot-frames)     median      p99      max\n", n);
+    report("  sole to ground (mm)       %8.3f %8.3f %8.3f\n", 1e3 * demo_percentile(st->err_stance, n, 0.5f),
            1e3 * demo_percentile(st->err_stance, n, 0.99f), n ? 1e3 * st->err_stance[n - 1] : 0.0);
-    printf("  sole off normal (deg)     %8.3f %8.3f %8.3f\n", demo_percentile(st->tilt_stance, n, 0.5f),
+    report("  sole off normal (deg)     %8.3f %8.3f %8.3f\n", demo_percentile(st->tilt_stance, n, 0.5f),
            demo_percentile(st->tilt_stance, n, 0.99f), n ? st->tilt_stance[n - 1] : 0.0);
-    printf("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * demo_percentile(st->pen_stance, n, 0.5f),
+    report("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * demo_percentile(st->pen_stance, n, 0.5f),
            1e3 * demo_percentile(st->pen_stance, n, 0.99f), n ? 1e3 * st->pen_stance[n - 1] : 0.0);
-    printf("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, st->swing_pen_max));
+    report("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, st->swing_pen_max));
     if (st->worst.err >= 0.0f)
-        printf("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
+        report("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
                st->worst.character, st->worst.frame, st->worst.side ? "right" : "left", 1e3 * fabsf(st->worst.above),
                st->worst.above >= 0.0f ? "above" : "below", 1e3 * st->worst.drop);
-    printf("\nlimit violations: %ld (knees bent backwards: %ld)\n", st->violations, st->hinge_back);
-    printf("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * st->converged / st->solved_chains,
+    report("\nlimit violations: %ld (knees bent backwards: %ld)\n", st->violations, st->hinge_back);
+    report("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * st->converged / st->solved_chains,
            st->passes / st->solved_chains);
-    printf("pelvis lowered: mean %.1f mm, max %.1f mm\n",
+    report("pelvis lowered: mean %.1f mm, max %.1f mm\n",
            1e3 * st->drop_sum / ((double)o->frames * o->characters), 1e3 * st->drop_max);
+}
+
+/* scene_run's frame hook for --view: the frame's legs into the page. */
+static int view_hook(void *user, const demo_scene *sc, int frame, const cik_foot_streams *s)
+{
+    (void)sc;
+    (void)frame;
+    return view_frame((view *)user, s, NULL);
 }
 
 int main(int argc, char **argv)
@@ -213,18 +246,37 @@ int main(int argc, char **argv)
     demo_scene sc;
     demo_stats st;
     memset(&st, 0, sizeof st);
-    char err[512];
+    /* view.c's messages name a path or two: room for both */
+    char err[4608];
+    /* --view: fail before the run when three.js is not installed */
+    if (o.view_path && view_check_assets(view_assets_dir(), err, sizeof err)) {
+        fprintf(stderr, "crowdik_demo: %s\n", err);
+        return EXIT_CANNOT_RUN;
+    }
+    view *vw = NULL;
     int rc = scene_create(&o, &sc, err, sizeof err);
-    /* --view: the page writer (view.h) goes in between, as sc.hook and
-     * sc.hook_user, and is given every frame by scene_run */
+    /* --view: the page records every character's legs every frame, from
+     * scene_run's frame hook */
+    if (rc == 0 && o.view_path) {
+        char title[256];
+        snprintf(title, sizeof title, "%d characters, %s", sc.characters, o.bvh_path ? o.bvh_path : "procedural walk");
+        if (!(vw = view_create(sc.characters, (float)DEMO_HZ, title))) {
+            snprintf(err, sizeof err, "out of memory for --view");
+            rc = EXIT_CANNOT_RUN;
+        } else {
+            for (int c = 0; c < sc.characters; ++c)
+                view_set_legs(vw, c, sc.rigs[c].leg, sc.rigs[c].heel, sc.rigs[c].toe);
+            report_copy = view_report(vw);
+            sc.hook = view_hook;
+            sc.hook_user = vw;
+        }
+    }
     if (rc == 0 && scene_run(&sc, &st, err, sizeof err)) rc = EXIT_CANNOT_RUN;
     if (rc) {
         fprintf(stderr, "crowdik_demo: %s\n", err);
         goto done;
     }
-    report(&sc, &st);
-    /* the static picture; --view's page (view.c) is written from the frame
-     * hook during the run */
+    print_report(&sc, &st);
     const char *pictures[2] = {o.out_path, o.png_path};
     for (int k = 0; k < 2; ++k) {
         if (!pictures[k]) continue;
@@ -235,8 +287,21 @@ int main(int argc, char **argv)
         }
         printf("%spicture: %s\n", k ? "" : "\n", pictures[k]);
     }
+    if (vw) {
+        report_copy = NULL;
+        if (view_write(vw, o.view_path, view_assets_dir(), terrain, err, sizeof err)) {
+            fprintf(stderr, "crowdik_demo: %s\n", err);
+            rc = EXIT_CANNOT_RUN;
+            goto done;
+        }
+        printf("view: %s (%d characters, %d frames; motion %.2f MB, terrain %.2f MB)\n", o.view_path,
+               sc.characters, o.frames, 1e-6 * (double)view_motion_bytes(vw),
+               1e-6 * (double)view_terrain_bytes(vw));
+    }
     rc = st.violations == 0 ? 0 : EXIT_CHECK_FAILED;
 done:
+    report_copy = NULL;
+    view_destroy(vw);
     stats_free(&st);
     scene_free(&sc);
     return rc;
