@@ -86,10 +86,10 @@ Test(large, million_leg_batch_bulk_fill_and_solve, .timeout = 300)
                 skipped);
     cr_assert_eq(skipped, 0);
     cr_assert_geq(converged, (long)(0.95 * n), "only %ld of %d legs converged", converged, n);
-    /* docs/layout.md: 4 * (17 + 20 J + 3) bytes per chain (17 chain streams,
-     * 20 per joint, 3 result streams); a million is a multiple of the 64-lane
+    /* docs/layout.md: 4 * (17 + 20 J + 4) bytes per chain (17 chain streams,
+     * 20 per joint, 3 result streams, the enable bytes); a million is a multiple of the 64-lane
      * padding, so only the fixed 64 + sizeof(cik_batch) bytes come on top */
-    const double streams_bytes = 4.0 * (17 + 20 * J + 3);
+    const double streams_bytes = 4.0 * (17 + 20 * J + 4);
     cr_assert(per_chain >= streams_bytes && per_chain <= streams_bytes + 0.01,
               "%.3f bytes per three-joint chain, the layout gives %.0f", per_chain, streams_bytes);
     cik_batch_destroy(b);
