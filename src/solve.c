@@ -40,11 +40,11 @@ cik_options cik_default_options(void)
     /* measured with crowdik_validate --quality (docs/solver.md): a 0.05 rad
      * cap per step doubles to quadruples what spines and tails reach in 10
      * passes; gains above 1 and weights did not help on top of it */
-    o.gain = 0.0f;
-    o.max_step = 0.05f;
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.weight[j] = 0.0f;
-    o.hinge_aware = 1;
-    o.limb = CIK_LIMB_AUTO;
+    o.ccd.gain = 0.0f;
+    o.ccd.max_step = 0.05f;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.ccd.weight[j] = 0.0f;
+    o.ccd.hinge_aware = 1;
+    o.ccd.limb = CIK_LIMB_AUTO;
     return o;
 }
 
@@ -64,12 +64,12 @@ static cik_status check_options(const cik_options *o)
 {
     if (!(o->threshold > 0.0f) || !isfinite(o->threshold) || o->max_iterations < 0 || o->threads < 0)
         return CIK_ERROR_OPTIONS;
-    if (!(o->gain >= 0.0f && o->gain <= 2.0f)) return CIK_ERROR_OPTIONS;
-    if (!(o->max_step >= 0.0f && o->max_step <= 3.14159265f)) return CIK_ERROR_OPTIONS;
+    if (!(o->ccd.gain >= 0.0f && o->ccd.gain <= 2.0f)) return CIK_ERROR_OPTIONS;
+    if (!(o->ccd.max_step >= 0.0f && o->ccd.max_step <= 3.14159265f)) return CIK_ERROR_OPTIONS;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j)
-        if (!(o->weight[j] >= 0.0f && o->weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
-    if (o->hinge_aware != 0 && o->hinge_aware != 1) return CIK_ERROR_OPTIONS;
-    if (o->limb != CIK_LIMB_OFF && o->limb != CIK_LIMB_AUTO) return CIK_ERROR_OPTIONS;
+        if (!(o->ccd.weight[j] >= 0.0f && o->ccd.weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
+    if (o->ccd.hinge_aware != 0 && o->ccd.hinge_aware != 1) return CIK_ERROR_OPTIONS;
+    if (o->ccd.limb != CIK_LIMB_OFF && o->ccd.limb != CIK_LIMB_AUTO) return CIK_ERROR_OPTIONS;
     return CIK_OK;
 }
 
@@ -79,17 +79,17 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     job.batch = b;
     job.threshold = o->threshold;
     job.max_iterations = o->max_iterations;
-    float gain = o->gain == 0.0f ? 1.0f : o->gain;
+    float gain = o->ccd.gain == 0.0f ? 1.0f : o->ccd.gain;
     job.any_factor = 0;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) {
-        job.factor[j] = gain * (o->weight[j] == 0.0f ? 1.0f : o->weight[j]);
+        job.factor[j] = gain * (o->ccd.weight[j] == 0.0f ? 1.0f : o->ccd.weight[j]);
         if (j < b->joint_count && job.factor[j] != 1.0f) job.any_factor = 1;
     }
-    job.max_step = o->max_step;
-    job.cap_s = (float)sin(0.5 * o->max_step);
-    job.cap_c = (float)cos(0.5 * o->max_step);
-    job.hinge_aware = o->hinge_aware;
-    job.limb = o->limb;
+    job.max_step = o->ccd.max_step;
+    job.cap_s = (float)sin(0.5 * o->ccd.max_step);
+    job.cap_c = (float)cos(0.5 * o->ccd.max_step);
+    job.hinge_aware = o->ccd.hinge_aware;
+    job.limb = o->ccd.limb;
     return job;
 }
 

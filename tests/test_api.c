@@ -87,11 +87,11 @@ Test(api, default_options)
     cr_assert_eq(o.backend, CIK_BACKEND_AUTO);
     cr_assert_eq(o.threads, 0);
     /* the best measured convergence settings (docs/solver.md) */
-    cr_assert_eq(o.limb, CIK_LIMB_AUTO);
-    cr_assert_eq(o.hinge_aware, 1);
-    cr_assert_eq(o.max_step, 0.05f);
-    cr_assert_eq(o.gain, 0.0f);
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(o.weight[j], 0.0f);
+    cr_assert_eq(o.ccd.limb, CIK_LIMB_AUTO);
+    cr_assert_eq(o.ccd.hinge_aware, 1);
+    cr_assert_eq(o.ccd.max_step, 0.05f);
+    cr_assert_eq(o.ccd.gain, 0.0f);
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(o.ccd.weight[j], 0.0f);
 
     /* plain CCD: the same solve settings, every convergence option zero */
     cik_options p = cik_plain_options();
@@ -99,11 +99,11 @@ Test(api, default_options)
     cr_assert_eq(p.max_iterations, 10);
     cr_assert_eq(p.backend, CIK_BACKEND_AUTO);
     cr_assert_eq(p.threads, 0);
-    cr_assert_eq(p.limb, CIK_LIMB_OFF);
-    cr_assert_eq(p.hinge_aware, 0);
-    cr_assert_eq(p.max_step, 0.0f);
-    cr_assert_eq(p.gain, 0.0f);
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(p.weight[j], 0.0f);
+    cr_assert_eq(p.ccd.limb, CIK_LIMB_OFF);
+    cr_assert_eq(p.ccd.hinge_aware, 0);
+    cr_assert_eq(p.ccd.max_step, 0.0f);
+    cr_assert_eq(p.ccd.gain, 0.0f);
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(p.ccd.weight[j], 0.0f);
 }
 
 Test(api, solve_refuses_unknown_and_unavailable_backends)

@@ -755,7 +755,7 @@ Test(foot, refused_stage_changes_nothing)
         case 0: o.solver.backend = absent, want = CIK_ERROR_BACKEND_UNAVAILABLE; break;
         case 1: o.solver.backend = (cik_backend)-1, want = CIK_ERROR_BACKEND_UNAVAILABLE; break;
         case 2: o.solver.threads = -1; break;
-        case 3: o.solver.gain = 3.0f; break;
+        case 3: o.solver.ccd.gain = 3.0f; break;
         case 4: o.solver.threshold = NAN; break;
         case 5: o.dt = 0.0f; break;
         default: o.start = 9; break;

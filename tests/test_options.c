@@ -25,8 +25,8 @@ T_BACKEND_TEST(options, zero_means_plain_ccd_bit_for_bit)
         cik_batch *a = t_workload_batch(kinds[k], 7, 300, 4);
         cik_batch *b = t_workload_batch(kinds[k], 7, 300, 4);
         cik_options plain = t_plain_options(be, 1), ones = plain;
-        ones.gain = 1.0f;
-        for (int j = 0; j < CIK_MAX_JOINTS; ++j) ones.weight[j] = 1.0f;
+        ones.ccd.gain = 1.0f;
+        for (int j = 0; j < CIK_MAX_JOINTS; ++j) ones.ccd.weight[j] = 1.0f;
         solve_ok(a, &plain);
         solve_ok(b, &ones);
         t_solution sa = t_capture(a), sb = t_capture(b);
@@ -48,16 +48,16 @@ Test(options, bad_values_refused_and_nothing_changes)
     for (int k = 0; k < 10; ++k) {
         cik_options o = base;
         switch (k) {
-        case 0: o.gain = -0.1f; break;
-        case 1: o.gain = 2.5f; break;
-        case 2: o.gain = NAN; break;
-        case 3: o.max_step = -1.0f; break;
-        case 4: o.max_step = 4.0f; break;
-        case 5: o.weight[3] = 2.01f; break;
-        case 6: o.weight[15] = -1.0f; break;
-        case 7: o.hinge_aware = 2; break;
-        case 8: o.limb = -1; break;
-        default: o.max_step = INFINITY; break;
+        case 0: o.ccd.gain = -0.1f; break;
+        case 1: o.ccd.gain = 2.5f; break;
+        case 2: o.ccd.gain = NAN; break;
+        case 3: o.ccd.max_step = -1.0f; break;
+        case 4: o.ccd.max_step = 4.0f; break;
+        case 5: o.ccd.weight[3] = 2.01f; break;
+        case 6: o.ccd.weight[15] = -1.0f; break;
+        case 7: o.ccd.hinge_aware = 2; break;
+        case 8: o.ccd.limb = -1; break;
+        default: o.ccd.max_step = INFINITY; break;
         }
         cr_assert_eq(cik_solve(b, &o), CIK_ERROR_OPTIONS, "bad option set %d accepted", k);
     }
@@ -223,7 +223,7 @@ T_BACKEND_TEST(options, limb_mode_leaves_other_chains_alone)
     for (int k = 0; k < 2; ++k) {
         cik_batch *a = t_workload_batch(kinds[k], 2, 500, 0), *b = t_workload_batch(kinds[k], 2, 500, 0);
         cik_options on = t_options(be, 1), off = on;
-        off.limb = CIK_LIMB_OFF;
+        off.ccd.limb = CIK_LIMB_OFF;
         solve_ok(a, &on);
         solve_ok(b, &off);
         t_solution sa = t_capture(a), sb = t_capture(b);
@@ -317,9 +317,9 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
     static const wl_kind kinds[] = {WL_RANDOM, WL_RANDOM_NO_LIMITS, WL_SPINE, WL_LEGS};
     static const int joints[] = {1, 2, 3, 5, 8};
     cik_options custom = cik_default_options();
-    custom.gain = 1.3f;
-    custom.max_step = 0.12f;
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) custom.weight[j] = 1.0f - 0.04f * (float)j;
+    custom.ccd.gain = 1.3f;
+    custom.ccd.max_step = 0.12f;
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) custom.ccd.weight[j] = 1.0f - 0.04f * (float)j;
     const int n = 400;
     long chains = 0, over = 0, same = 0, total = 0;
     for (int k = 0; k < 4; ++k) {

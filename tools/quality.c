@@ -306,10 +306,10 @@ int quality_main(int argc, char **argv)
             }
             ++i;
         } else if (!strcmp(a, "--gain")) {
-            if (!parse_float(a, v, 0, 2, &cus.gain)) return 2;
+            if (!parse_float(a, v, 0, 2, &cus.ccd.gain)) return 2;
             custom = 1, ++i;
         } else if (!strcmp(a, "--max-step")) {
-            if (!parse_float(a, v, 0, 3.14159265, &cus.max_step)) return 2;
+            if (!parse_float(a, v, 0, 3.14159265, &cus.ccd.max_step)) return 2;
             custom = 1, ++i;
         } else if (!strcmp(a, "--hinge-aware") || !strcmp(a, "--limb")) {
             if (!parse_float(a, v, 0, 1, &x)) return 2;
@@ -318,9 +318,9 @@ int quality_main(int argc, char **argv)
                 return 2;
             }
             if (a[2] == 'h')
-                cus.hinge_aware = (int)x;
+                cus.ccd.hinge_aware = (int)x;
             else
-                cus.limb = (int)x;
+                cus.ccd.limb = (int)x;
             custom = 1, ++i;
         } else if (!strcmp(a, "--weights")) {
             if (!v) {
@@ -328,7 +328,7 @@ int quality_main(int argc, char **argv)
                 return 2;
             }
             const char *p = v;
-            for (int j = 0; j < CIK_MAX_JOINTS; ++j) cus.weight[j] = 0.0f;
+            for (int j = 0; j < CIK_MAX_JOINTS; ++j) cus.ccd.weight[j] = 0.0f;
             for (int j = 0; *p; ++j) {
                 char *end;
                 double w = strtod(p, &end);
@@ -337,7 +337,7 @@ int quality_main(int argc, char **argv)
                             CIK_MAX_JOINTS, v);
                     return 2;
                 }
-                cus.weight[j] = (float)w;
+                cus.ccd.weight[j] = (float)w;
                 p = *end ? end + 1 : end;
             }
             custom = 1, ++i;
@@ -353,9 +353,9 @@ int quality_main(int argc, char **argv)
 
     printf("crowdik %s quality: %d chains per row, seed %u, backend %s, threshold 1 mm, 10 passes\n", cik_version(),
            chains, seed, cik_backend_name(def.backend));
-    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, limb %d, weights", def.gain == 0 ? 1.0 : def.gain,
-           def.max_step, def.hinge_aware, def.limb);
-    for (int j = 0; j < 4; ++j) printf(" %.2f", def.weight[j] == 0 ? 1.0 : def.weight[j]);
+    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, limb %d, weights", def.ccd.gain == 0 ? 1.0 : def.ccd.gain,
+           def.ccd.max_step, def.ccd.hinge_aware, def.ccd.limb);
+    for (int j = 0; j < 4; ++j) printf(" %.2f", def.ccd.weight[j] == 0 ? 1.0 : def.ccd.weight[j]);
     printf(" ...\n\n");
     printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %8s\n", "workload", "J", "options", "<=1",
            "<=2", "<=5", "<=10", "mean", "err p50", "err p99", "err max", "viol", "bias", "jit50", "jit99",

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #define CIK_VERSION_MAJOR 0
-#define CIK_VERSION_MINOR 1
+#define CIK_VERSION_MINOR 2
 #define CIK_VERSION_PATCH 0
 
 /* CIK_API marks the exported functions: the shared library is built with
@@ -148,7 +148,7 @@ typedef struct cik_chain {
     cik_limit limit[CIK_MAX_JOINTS];
     cik_vec3 effector;
     cik_vec3 target;
-    /** Pole (bend direction), used by limb mode (cik_options.limb): a world
+    /** Pole (bend direction), used by limb mode (cik_options.ccd.limb): a world
      *  point on the side the middle joint (the knee) should bend towards.
      *  After aiming, the root joint twists about the root-to-target line so
      *  that the middle joint lies in the plane through the root, the target
@@ -187,31 +187,13 @@ CIK_API const char *cik_backend_name(cik_backend backend);
 CIK_API cik_backend cik_backend_best(void);
 
 /** Solver options. Start from cik_default_options(). */
-typedef struct cik_options {
-    /** A chain has converged when |effector - target| < threshold (world
-     *  units; > 0). Default 1e-3 (1 mm for metre units). */
-    float threshold;
-    /** The most CCD passes (tip to root over every joint); >= 0, any value
-     *  up to INT_MAX (pass counts are exact on every backend). Default 10. */
-    int max_iterations;
-    /** Which implementation solves. Default AUTO. */
-    cik_backend backend;
-    /** Most OpenMP threads to use; 0 = OpenMP's default, 1 = the calling
-     *  thread only. Small batches always run on the calling thread. The
-     *  threads take chunks of the batch as they come, so work that a
-     *  descheduled thread has not started is done by the others; when a
-     *  team gave no help (a thread arrived after all the work was taken:
-     *  its core was busy), the batch's next 16 solves (then 64, 256, up to
-     *  1024 while it keeps happening) run on the calling thread. Results
-     *  are bitwise the same whatever the threads. */
-    int threads;
-
-    /* The convergence options below (docs/solver.md, "Options"). Each one
-     * whose value is 0 means "as before": plain CCD exactly as the solver
-     * semantics describe it. A zero-initialised cik_options with threshold,
-     * max_iterations set therefore solves plain CCD (cik_plain_options());
-     * cik_default_options() returns the best measured settings. */
-
+/** Tuning of the CCD solver (docs/solver.md, "Options"). Each option
+ *  whose value is 0 means "as before": plain CCD exactly as the solver
+ *  semantics describe it, so a zero-initialised group is plain CCD
+ *  (cik_plain_options()); cik_default_options() returns the best measured
+ *  settings. Grouped so that another solving method can later have its own
+ *  group beside it without touching these. */
+typedef struct cik_ccd_options {
     /** Step gain (over-relaxation), in [0, 2]; 0 means 1. Every plain CCD
      *  step rotation r is replaced by normalize(k r + (1 - k) identity) with
      *  k = gain * weight[j]: k > 1 overshoots the aligning rotation (about
@@ -238,9 +220,32 @@ typedef struct cik_options {
      *  to it. Later passes are plain CCD sweeps. CIK_LIMB_OFF (0): plain
      *  CCD for every chain. */
     int limb;
+} cik_ccd_options;
+
+typedef struct cik_options {
+    /** A chain has converged when |effector - target| < threshold (world
+     *  units; > 0). Default 1e-3 (1 mm for metre units). */
+    float threshold;
+    /** The most CCD passes (tip to root over every joint); >= 0, any value
+     *  up to INT_MAX (pass counts are exact on every backend). Default 10. */
+    int max_iterations;
+    /** Which implementation solves. Default AUTO. */
+    cik_backend backend;
+    /** Most OpenMP threads to use; 0 = OpenMP's default, 1 = the calling
+     *  thread only. Small batches always run on the calling thread. The
+     *  threads take chunks of the batch as they come, so work that a
+     *  descheduled thread has not started is done by the others; when a
+     *  team gave no help (a thread arrived after all the work was taken:
+     *  its core was busy), the batch's next 16 solves (then 64, 256, up to
+     *  1024 while it keeps happening) run on the calling thread. Results
+     *  are bitwise the same whatever the threads. */
+    int threads;
+
+    /** CCD tuning. */
+    cik_ccd_options ccd;
 } cik_options;
 
-/** Limb mode values for cik_options.limb. */
+/** Limb mode values for cik_options.ccd.limb. */
 #define CIK_LIMB_OFF 0
 #define CIK_LIMB_AUTO 1
 

@@ -270,15 +270,15 @@ static void rd_options(reader *r, cik_options *o)
      * then out of range) */
     uint8_t cv = rd_u8(r);
     if (cv < 64) {
-        o->gain = o->max_step = 0.0f;
-        o->hinge_aware = 0;
-        o->limb = CIK_LIMB_OFF;
+        o->ccd.gain = o->ccd.max_step = 0.0f;
+        o->ccd.hinge_aware = 0;
+        o->ccd.limb = CIK_LIMB_OFF;
     } else if (cv >= 192) {
-        o->gain = cv >= 250 ? rd_float(r) : 0.5f + 0.01f * (float)(rd_u8(r) % 150);
-        o->max_step = cv == 249 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 40);
-        o->weight[rd_u8(r) % CIK_MAX_JOINTS] = cv == 248 ? rd_float(r) : 0.02f * (float)(rd_u8(r) % 100);
-        o->hinge_aware = cv == 247 ? 3 : rd_u8(r) & 1;
-        o->limb = cv == 246 ? 7 : rd_u8(r) & 1;
+        o->ccd.gain = cv >= 250 ? rd_float(r) : 0.5f + 0.01f * (float)(rd_u8(r) % 150);
+        o->ccd.max_step = cv == 249 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 40);
+        o->ccd.weight[rd_u8(r) % CIK_MAX_JOINTS] = cv == 248 ? rd_float(r) : 0.02f * (float)(rd_u8(r) % 100);
+        o->ccd.hinge_aware = cv == 247 ? 3 : rd_u8(r) & 1;
+        o->ccd.limb = cv == 246 ? 7 : rd_u8(r) & 1;
     }
 }
 
@@ -563,11 +563,11 @@ static cik_status expected_solve_status(const cik_options *o)
 {
     if (!(o->threshold > 0.0f) || !isfinite(o->threshold) || o->max_iterations < 0 || o->threads < 0)
         return CIK_ERROR_OPTIONS;
-    if (!(o->gain >= 0.0f && o->gain <= 2.0f) || !(o->max_step >= 0.0f && o->max_step <= 3.14159265f))
+    if (!(o->ccd.gain >= 0.0f && o->ccd.gain <= 2.0f) || !(o->ccd.max_step >= 0.0f && o->ccd.max_step <= 3.14159265f))
         return CIK_ERROR_OPTIONS;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j)
-        if (!(o->weight[j] >= 0.0f && o->weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
-    if ((o->hinge_aware != 0 && o->hinge_aware != 1) || (o->limb != CIK_LIMB_OFF && o->limb != CIK_LIMB_AUTO))
+        if (!(o->ccd.weight[j] >= 0.0f && o->ccd.weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
+    if ((o->ccd.hinge_aware != 0 && o->ccd.hinge_aware != 1) || (o->ccd.limb != CIK_LIMB_OFF && o->ccd.limb != CIK_LIMB_AUTO))
         return CIK_ERROR_OPTIONS;
     if ((unsigned)o->backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
     if (!cik_backend_available(o->backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;

@@ -318,14 +318,14 @@ static void rd_options(reader *r, cik_foot_options *o)
     else if (t >= 120) o->solver.threshold = 1e-5f * (float)(t - 119);
     uint8_t cv = rd_u8(r);
     if (cv < 64) {
-        o->solver.gain = o->solver.max_step = 0.0f;
-        o->solver.hinge_aware = 0;
-        o->solver.limb = CIK_LIMB_OFF;
+        o->solver.ccd.gain = o->solver.ccd.max_step = 0.0f;
+        o->solver.ccd.hinge_aware = 0;
+        o->solver.ccd.limb = CIK_LIMB_OFF;
     } else if (cv >= 224) {
-        o->solver.gain = cv >= 250 ? rd_float(r) : 0.5f + 0.01f * (float)(rd_u8(r) % 150);
-        o->solver.max_step = cv == 249 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 40);
-        o->solver.hinge_aware = cv == 247 ? 3 : rd_u8(r) & 1;
-        o->solver.limb = cv == 246 ? 7 : rd_u8(r) & 1;
+        o->solver.ccd.gain = cv >= 250 ? rd_float(r) : 0.5f + 0.01f * (float)(rd_u8(r) % 150);
+        o->solver.ccd.max_step = cv == 249 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 40);
+        o->solver.ccd.hinge_aware = cv == 247 ? 3 : rd_u8(r) & 1;
+        o->solver.ccd.limb = cv == 246 ? 7 : rd_u8(r) & 1;
     }
     uint8_t f = rd_u8(r);
     if (f & 1) o->dt = (f & 2) ? rd_float(r) : 0.001f * (float)(1 + rd_u8(r));
