@@ -17,6 +17,7 @@ struct cik_foot_crowd {
     int characters, feet;
     int primed;
     int threads; /* options.solver.threads of the last staged call (probe has no options) */
+    cik__team_state team; /* the frame's OpenMP back-off (cik__parallel_ranges) */
     const cik__foot_kernel *kernel; /* likewise, from options.solver.backend */
     cik_batch *batch;
     /* one leg's chain, where set_legs tries new legs before it touches the
@@ -438,14 +439,6 @@ static int thread_count(int threads, int feet)
 #endif
 }
 
-#ifdef CIK_HAVE_OPENMP
-/* The part [*c0, *c1) of n characters that thread `t` of `nt` takes. */
-static void thread_range(int n, int t, int nt, int *c0, int *c1)
-{
-    *c0 = t == 0 ? 0 : (int)((long long)n * t / nt) / ALIGN_CHARS * ALIGN_CHARS;
-    *c1 = t == nt - 1 ? n : (int)((long long)n * (t + 1) / nt) / ALIGN_CHARS * ALIGN_CHARS;
-}
-#endif
 
 /* The foot kernels for a solver backend, from the dispatch table: the same
  * instruction set, the best this CPU runs for AUTO, the one-lane build for
@@ -600,28 +593,42 @@ static void refresh_consts(cik_foot_crowd *cr)
     cr->kstale = 0;
 }
 
+/* What run_chunk needs: run_part's arguments and where a failure goes. */
+typedef struct stage_args {
+    cik_foot_crowd *cr;
+    int stages;
+    const cik_heightfield *hf;
+    const place_args *pa;
+    const cik__solve_plan *plan;
+    int *status;
+} stage_args;
+
+static void run_chunk(const void *context, int c0, int c1)
+{
+    const stage_args *a = (const stage_args *)context;
+    int s = (int)run_part(a->cr, a->stages, a->hf, a->pa, a->plan, c0, c1);
+    if (s != CIK_OK) {
+#ifdef CIK_HAVE_OPENMP
+#pragma omp atomic write
+#endif
+        *a->status = s;
+    }
+}
+
 /* Runs the chosen stages over all characters on `threads` (the options'
- * count) threads. */
+ * count) threads: chunks of whole ALIGN_CHARS blocks, taken by whichever
+ * thread runs (a character's results do not depend on its chunk). */
 static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
                              const cik__solve_plan *plan, int threads)
 {
     const int nc = cr->characters;
     if (cr->kstale) refresh_consts(cr);
     int nt = thread_count(threads, cr->feet);
-    if (nt <= 1) return run_part(cr, stages, hf, pa, plan, 0, nc);
     int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num(), n = omp_get_num_threads(), c0, c1;
-        thread_range(nc, t, n, &c0, &c1);
-        int s = (int)run_part(cr, stages, hf, pa, plan, c0, c1);
-        if (s != CIK_OK) {
-#pragma omp atomic write
-            st = s;
-        }
-    }
-#endif
+    stage_args a = {cr, stages, hf, pa, plan, &st};
+    int chunk = nc / (4 * (nt > 1 ? nt : 1)) / ALIGN_CHARS * ALIGN_CHARS;
+    if (chunk < ALIGN_CHARS) chunk = ALIGN_CHARS;
+    cik__parallel_ranges(nc, chunk, nt, &cr->team, run_chunk, &a);
     return (cik_status)st;
 }
 
