@@ -437,10 +437,11 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* ------------------------------------------------------------------------ */
 /* The frame                                                                */
 /*
- * Every stage but the solve works on each character alone, so the frame
- * splits the characters into one contiguous range per thread and runs probe,
- * ground and place on blocks of BLOCK characters (their streams stay in the
- * cache from one stage to the next), then the batch solve, then align.
+ * Every stage works on each character alone (the solve on each leg), so the
+ * frame cuts the characters into ranges (chunks that OpenMP threads take as
+ * they come, or the caller's own ranges, cik_foot_crowd_frame_range) and
+ * runs every stage on blocks of BLOCK characters of a range, one after the
+ * other, so that a block's streams stay in the cache from stage to stage.
  *
  * Within a block each stage is a vector kernel over the feet
  * (foot_kernel.h, one lane a foot, compiled per instruction set and chosen
@@ -456,9 +457,11 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 #define PARALLEL_MIN_FEET 2048
 /* Characters per block of the staged passes. */
 #define BLOCK 128
-/* Thread ranges start at multiples of this many characters, so that every
- * block but the crowd's last starts and ends on a whole number of vectors of
- * every kernel (64 feet: 4 AVX-512 vectors) and loads stay aligned. */
+/* Ranges (the threads' chunks, the caller's ranges) start and end at
+ * multiples of this many characters, so that every block but the crowd's
+ * last starts and ends on a whole number of vectors of every kernel (64
+ * feet: 4 AVX-512 vectors): loads stay aligned, and no foot but the crowd's
+ * last few runs through the one-lane tail kernel, whatever the split. */
 #define ALIGN_CHARS 32
 
 static int thread_count(int threads, int feet)
