@@ -132,8 +132,8 @@ static void bm_frame(cikb_state *s)
         for (int i = 0; i <= S_COUNT; ++i) {
             w[i] = wl_now();
             c[i] = cpu_clock ? thread_cpu_now() : 0.0;
-            if (i == S_PROBE) cik_foot_crowd_probe(fx.crowd);
-            else if (i == S_GROUND) cik_foot_crowd_ground_heightfield(fx.crowd, hf);
+            if (i == S_PROBE) cik_foot_crowd_probe(fx.crowd, &o);
+            else if (i == S_GROUND) cik_foot_crowd_ground_heightfield(fx.crowd, hf, &o);
             else if (i == S_PLACE) cik_foot_crowd_place(fx.crowd, &o);
             else if (i == S_SOLVE) cik_foot_crowd_solve(fx.crowd, &o);
             else if (i == S_ALIGN) cik_foot_crowd_align(fx.crowd, &o);

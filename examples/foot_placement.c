@@ -242,7 +242,7 @@ int main(void)
      * cik_foot_crowd_probe and cik_foot_crowd_place: a raycast down onto the
      * collision mesh, a navmesh query... */
     for (int c = 0; c < CHARACTERS; ++c) write_character(&s, c, &ch[c]);
-    st = cik_foot_crowd_probe(crowd); /* animated ankles: probe_x, probe_z */
+    st = cik_foot_crowd_probe(crowd, &options); /* animated ankles: probe_x, probe_z */
     for (int f = 0; st == CIK_OK && f < s.foot_count; ++f) {
         cik_vec3 n;
         raycast_down(s.probe_x[f], s.probe_z[f], &s.contact_y[f], &n);

@@ -199,7 +199,7 @@ static int foot_frames(int characters, cik_backend be)
     /* the stages one by one, and a refused frame */
     atomic_store(&calls, 0);
     atomic_store(&counting, 1);
-    cik_status s1 = cik_foot_crowd_probe(crowd), s2 = cik_foot_crowd_ground_heightfield(crowd, &hf),
+    cik_status s1 = cik_foot_crowd_probe(crowd, &o), s2 = cik_foot_crowd_ground_heightfield(crowd, &hf, &o),
                s3 = cik_foot_crowd_place(crowd, &o), s4 = cik_foot_crowd_solve(crowd, &o),
                s5 = cik_foot_crowd_align(crowd, &o);
     cik_foot_options bad = o;

@@ -110,8 +110,9 @@ Test(dispatch, foot_stages_refuse_what_the_solver_refuses)
         cr_assert_eq(cik_foot_crowd_solve(cr, &o), want, "solve on %s", cik_backend_name((cik_backend)be));
         cr_assert_eq(cik_foot_crowd_align(cr, &o), want, "align on %s", cik_backend_name((cik_backend)be));
         cr_assert_eq(cik_foot_crowd_frame(cr, &hf, &o), want, "frame on %s", cik_backend_name((cik_backend)be));
-        /* the probe takes no options: it still runs (on the last accepted kernel) */
-        cr_assert_eq(cik_foot_crowd_probe(cr), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_probe(cr, &o), want, "probe on %s", cik_backend_name((cik_backend)be));
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(cr, &hf, &o), want, "ground on %s",
+                     cik_backend_name((cik_backend)be));
         refused += !ok;
         cik_foot_crowd_destroy(cr);
     }

@@ -240,7 +240,7 @@ Test(foot, flat_ground_leaves_a_fitting_pose_unchanged)
         float hfl[2] = {poses[c][0], poses[c][2]}, k[2] = {poses[c][1], poses[c][3]}, w[2] = {1, 1};
         set_pose(&sc, c, (float)c, 0.0f, 0.5f * (float)c, 0.4f * (float)c, hfl, k, w);
     }
-    cik_foot_crowd_probe(sc.crowd);
+    cik_foot_crowd_probe(sc.crowd, NULL);
     /* lift each pelvis so its lower foot stands on the ground; the other
      * foot, if higher, swings (weight 0) */
     for (int c = 0; c < 6; ++c) {
@@ -304,7 +304,7 @@ static void stand_on(float (*fn)(float, float), float z0, float yaw, float tol_m
     cik_heightfield hf = grid();
     float hfl[2] = {-0.075f, -0.075f}, k[2] = {0.15f, 0.15f}, w[2] = {1, 1};
     set_pose(&sc, 0, 0.0f, 0.0f, z0, yaw, hfl, k, w);
-    cik_foot_crowd_probe(sc.crowd);
+    cik_foot_crowd_probe(sc.crowd, NULL);
     sc.s.pelvis_y[0] += 0.06f - sc.s.anim_ankle_y[0] + fn(0.0f, z0);
     cik_foot_options o = cik_foot_default_options();
     for (int frame = 0; frame < 30; ++frame) cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
@@ -353,7 +353,7 @@ Test(foot, pelvis_lowers_when_a_target_is_out_of_reach)
     float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
     set_pose(&sc, 0, 0, 0, 0, 0, hfl, k, w);
     set_pose(&sc, 1, 3, 0, 0, 0, hfl, k, w);
-    cik_foot_crowd_probe(sc.crowd);
+    cik_foot_crowd_probe(sc.crowd, NULL);
     for (int c = 0; c < 2; ++c) sc.s.pelvis_y[c] += 0.06f - sc.s.anim_ankle_y[2 * c];
     cik_foot_options o = cik_foot_default_options();
     cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
@@ -432,7 +432,7 @@ Test(foot, caller_supplied_contacts)
     scene_init(&sc, 1);
     float hfl[2] = {-0.1f, 0.1f}, k[2] = {0.3f, 0.3f}, w[2] = {1, 1};
     set_pose(&sc, 0, 0, 0.9f, 0, 0, hfl, k, w);
-    cr_assert_eq(cik_foot_crowd_probe(sc.crowd), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_probe(sc.crowd, NULL), CIK_OK);
     /* the engine's raycasts: a 10-degree roll under the left foot, 4 cm up
      * under the right */
     float a = 10.0f * PI_F / 180.0f;
@@ -498,8 +498,8 @@ Test(foot, frame_equals_its_stages)
                     set_pose(&b, c, x, 0.9f + 0.05f * sinf(t), z, 0.1f * t, hfl, k, w);
                 }
                 cr_assert_eq(cik_foot_crowd_frame(a.crowd, &hf, &o), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_probe(b.crowd), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_ground_heightfield(b.crowd, &hf), CIK_OK);
+                cr_assert_eq(cik_foot_crowd_probe(b.crowd, &o), CIK_OK);
+                cr_assert_eq(cik_foot_crowd_ground_heightfield(b.crowd, &hf, &o), CIK_OK);
                 cr_assert_eq(cik_foot_crowd_place(b.crowd, &o), CIK_OK);
                 cr_assert_eq(cik_foot_crowd_solve(b.crowd, &o), CIK_OK);
                 cr_assert_eq(cik_foot_crowd_align(b.crowd, &o), CIK_OK);
@@ -538,14 +538,13 @@ Test(foot, ground_stage_matches_the_sampler)
         scene_init(&sc, CHARS);
         cik_foot_options o = cik_foot_default_options();
         o.solver.backend = (cik_backend)be;
-        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK); /* the stages' backend */
         const int F = 2 * CHARS;
         for (int f = 0; f < F; ++f) {
             /* a low-discrepancy walk over [-11, 11]^2: the grid is [-10, 10] */
             sc.s.probe_x[f] = -11.0f + 22.0f * (float)((f * 0.6180339887) - (int)(f * 0.6180339887));
             sc.s.probe_z[f] = -11.0f + 22.0f * (float)((f * 0.7548776662) - (int)(f * 0.7548776662));
         }
-        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
         int border = 0;
         for (int f = 0; f < F; ++f) {
             float h;
@@ -587,7 +586,7 @@ Test(foot, refuses_bad_input)
     cr_assert_eq(cik_foot_crowd_frame(cr, NULL, &o), CIK_ERROR_OPTIONS);
     cr_assert_eq(cik_foot_crowd_frame(cr, NULL, NULL), CIK_ERROR_ARGUMENT);
     cr_assert_eq(cik_foot_crowd_set_legs(cr, 2, legs), CIK_ERROR_ARGUMENT);
-    cr_assert_eq(cik_foot_crowd_probe(NULL), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_probe(NULL, NULL), CIK_ERROR_ARGUMENT);
     /* NaN input: no crash, that leg is skipped */
     cik_foot_streams s;
     cik_foot_crowd_streams(cr, &s);
@@ -700,10 +699,9 @@ static void check_untouched(scene *a, scene *b, const char *what)
     cr_assert(snap_same(a->crowd, b->crowd), "%s changed the crowd", what);
     for (int i = 0; i < 2; ++i) {
         scene *s = i ? b : a;
-        /* probe and ground have no options: they show the backend and the
-         * threads the crowd kept */
-        cr_assert_eq(cik_foot_crowd_probe(s->crowd), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_ground_heightfield(s->crowd, &hf), CIK_OK);
+        /* probe and ground after the refused call: nothing of it stayed */
+        cr_assert_eq(cik_foot_crowd_probe(s->crowd, NULL), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(s->crowd, &hf, NULL), CIK_OK);
     }
     cr_assert(snap_same(a->crowd, b->crowd), "after %s the probe and ground stages differ", what);
     for (int i = 0; i < 2; ++i) cr_assert_eq(cik_foot_crowd_frame((i ? b : a)->crowd, &hf, NULL), CIK_OK);
@@ -883,12 +881,11 @@ Test(heightfield, huge_grids_are_refused_or_read_inside)
             scene_init(&sc, m / 2);
             cik_foot_options o = cik_foot_default_options();
             o.solver.backend = (cik_backend)be;
-            cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK); /* the stages' backend */
             for (int f = 0; f < 2 * (m / 2); ++f) {
                 sc.s.probe_x[f] = xs[f];
                 sc.s.probe_z[f] = zs[f];
             }
-            cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
             for (int f = 0; f < 2 * (m / 2); ++f)
                 cr_assert(sc.s.contact_y[f] >= 0.0f && sc.s.contact_y[f] <= 1.0f && isfinite(sc.s.contact_ny[f]),
                           "%s: probe (%g, %g): height %g", cik_backend_name((cik_backend)be), xs[f], zs[f],
@@ -916,7 +913,7 @@ Test(heightfield, steep_ground_gives_unit_normals)
             sc.s.probe_x[f] = spacing[s] * (float)(f % N) * 0.93f;
             sc.s.probe_z[f] = spacing[s] * (float)(f / N) * 1.07f;
         }
-        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, NULL), CIK_OK);
         for (int f = 0; f < 64; ++f) {
             float y;
             cik_vec3 n;

@@ -1,8 +1,9 @@
 /*
  * crowdik's C++ face: a thin header-only layer over <crowdik/crowdik.h>.
  *
- * RAII for batches (cik::batch owns a cik_batch and destroys it), spans
- * (pointer + size) over the bulk streams, and the range-solve plan. Nothing
+ * RAII for batches (cik::batch owns a cik_batch and destroys it) and foot
+ * crowds (cik::crowd, <crowdik/foot.h>), spans (pointer + size) over the
+ * bulk streams, the range-solve plan and the foot frame's plan. Nothing
  * throws and nothing needs the C++ library: it compiles with
  * -fno-exceptions -fno-rtti, C++11 and later. Errors stay cik_status values,
  * as in C; every C function remains callable on batch::get().
@@ -17,6 +18,7 @@
 #define CROWDIK_CROWDIK_HPP
 
 #include "crowdik.h"
+#include "foot.h"
 
 #include <stddef.h>
 
@@ -179,6 +181,95 @@ public:
 
 private:
     cik_solve_plan p_;
+};
+
+/** Owns one cik_foot_crowd; movable, not copyable. An empty crowd holds
+ *  NULL, which every C function refuses with CIK_ERROR_ARGUMENT. */
+class crowd {
+public:
+    crowd() noexcept : c_(nullptr) {}
+    ~crowd() { cik_foot_crowd_destroy(c_); }
+    crowd(crowd &&o) noexcept : c_(o.c_) { o.c_ = nullptr; }
+    crowd &operator=(crowd &&o) noexcept
+    {
+        if (this != &o) {
+            cik_foot_crowd_destroy(c_);
+            c_ = o.c_;
+            o.c_ = nullptr;
+        }
+        return *this;
+    }
+    crowd(const crowd &) = delete;
+    crowd &operator=(const crowd &) = delete;
+
+    /** cik_foot_crowd_create_with into `out` (whose old crowd is destroyed
+     *  on success; on failure `out` is unchanged). */
+    static cik_status create(int character_count, const cik_foot_leg legs[2], crowd &out,
+                             const cik_allocator *allocator = nullptr) noexcept
+    {
+        cik_foot_crowd *c = nullptr;
+        cik_status st = cik_foot_crowd_create_with(character_count, legs, allocator, &c);
+        if (st == CIK_OK) out = crowd(c);
+        return st;
+    }
+    /** Takes ownership of a crowd made by the C API. */
+    explicit crowd(cik_foot_crowd *owned) noexcept : c_(owned) {}
+    /** Gives up ownership. */
+    cik_foot_crowd *release() noexcept
+    {
+        cik_foot_crowd *c = c_;
+        c_ = nullptr;
+        return c;
+    }
+
+    cik_foot_crowd *get() const noexcept { return c_; }
+    explicit operator bool() const noexcept { return c_ != nullptr; }
+    int character_count() const noexcept { return cik_foot_crowd_character_count(c_); }
+    /** The crowd's streams (cik_foot_crowd_streams; zeroed for an empty crowd). */
+    cik_foot_streams streams() const noexcept
+    {
+        cik_foot_streams s = cik_foot_streams(); // a refusal leaves it zeroed
+        cik_foot_crowd_streams(c_, &s);
+        return s;
+    }
+    cik_status set_legs(int character, const cik_foot_leg legs[2]) noexcept
+    {
+        return cik_foot_crowd_set_legs(c_, character, legs);
+    }
+    cik_status reset() noexcept { return cik_foot_crowd_reset(c_); }
+    /** The frame (cik_foot_crowd_frame_dt): dt 0 = options.dt; a null
+     *  `options` means cik_foot_default_options(). */
+    cik_status frame(const cik_heightfield &ground, const cik_foot_options *options = nullptr,
+                     float dt = 0.0f) noexcept
+    {
+        return cik_foot_crowd_frame_dt(c_, &ground, options, dt);
+    }
+    /** The crowd's batch, to read results. */
+    const cik_batch *batch() const noexcept { return cik_foot_crowd_batch(c_); }
+
+private:
+    cik_foot_crowd *c_;
+};
+
+/** A foot frame's plan (cik_foot_frame_plan) for an engine's job system. */
+class foot_frame_plan {
+public:
+    foot_frame_plan() noexcept : p_() {}
+    /** cik_foot_crowd_frame_plan_init for `c`, which must outlive the
+     *  frame; one plan per frame. */
+    cik_status init(crowd &c, const cik_heightfield &ground, const cik_foot_options *options = nullptr,
+                    float dt = 0.0f) noexcept
+    {
+        return cik_foot_crowd_frame_plan_init(&p_, c.get(), &ground, options, dt);
+    }
+    /** cik_foot_crowd_frame_range: safe from any thread for disjoint
+     *  ranges whose bounds are multiples of CIK_FOOT_RANGE_ALIGNMENT (or
+     *  the character count). */
+    cik_status run_range(int begin, int end) const noexcept { return cik_foot_crowd_frame_range(&p_, begin, end); }
+    const cik_foot_frame_plan *get() const noexcept { return &p_; }
+
+private:
+    cik_foot_frame_plan p_;
 };
 
 } // namespace cik

@@ -23,12 +23,16 @@
  *                                  positions and foot orientations written.
  * cik_foot_crowd_frame runs 1..5 with a heightfield, one block of characters
  * after the other in a single parallel region (the same bits as the five
- * calls in turn, faster: each block stays in the cache).
+ * calls in turn, faster: each block stays in the cache). On an engine's own
+ * job system, cik_foot_crowd_frame_plan_init checks a frame once and
+ * cik_foot_crowd_frame_range runs it for ranges of characters on any
+ * threads (the same bits again, whatever the split).
  *
  * Conventions: as crowdik.h (single precision, Hamilton quaternions (x, y, z,
- * w), radians). World units are metres in the defaults (max pelvis drop,
- * speeds, threshold); any consistent unit works if the options are scaled to
- * match. +Y is up: the heightfield gives y over (x, z), and the pelvis is
+ * w), radians). The options' lengths (max pelvis drop, drop speed, the
+ * solver's threshold) are in metres; the crowd's world (legs, pelvis,
+ * heightfield, every output) is in the engine's units, options.units_per_metre
+ * of them a metre (1 by default, 100 for an engine in centimetres). +Y is up: the heightfield gives y over (x, z), and the pelvis is
  * lowered along -Y. Time in seconds.
  *
  * Legs: each character has two legs (side 0 = left, 1 = right); foot index
@@ -46,10 +50,13 @@
  * hands out pointers into them, valid until the crowd is destroyed. A
  * heightfield is a view: the caller owns `heights` and keeps it alive while
  * the heightfield is used. No function here allocates except
- * cik_foot_crowd_create; none prints.
+ * cik_foot_crowd_create and cik_foot_crowd_create_with (through the
+ * caller's allocator); none prints.
  *
  * Thread safety: as crowdik.h. A crowd needs exclusive access during the
- * frame functions; different crowds are independent.
+ * frame functions; different crowds are independent. The one exception:
+ * cik_foot_crowd_frame_range calls on disjoint ranges of one crowd's plan
+ * may run at the same time.
  *
  * The header compiles as C99, C11 and C++.
  */
@@ -136,11 +143,13 @@ typedef struct cik_foot_leg {
 typedef struct cik_foot_options {
     /** The batch solve. Default threshold 2e-4 (0.2 mm), 16 passes. */
     cik_options solver;
-    /** Frame time in seconds (> 0), for the pelvis smoothing. Default 1/60. */
+    /** Frame time in seconds (> 0), for the pelvis smoothing, where a call
+     *  takes no frame time of its own (the calls without dt, and dt 0).
+     *  Default 1/60. */
     float dt;
-    /** Most the pelvis may be lowered (>= 0). Default 0.3. */
+    /** Most the pelvis may be lowered (>= 0, metres). Default 0.3. */
     float max_pelvis_drop;
-    /** Fastest the pelvis goes down when a foot needs it (> 0, units per
+    /** Fastest the pelvis goes down when a foot needs it (> 0, metres per
      *  second). Default 2.5. */
     float pelvis_drop_speed;
     /** Time constant of the pelvis going back up when the need shrinks
@@ -152,6 +161,12 @@ typedef struct cik_foot_options {
     /** The start pose each leg's CCD solve begins from (CIK_FOOT_START_*).
      *  Default CIK_FOOT_START_TWO_BONE. */
     int start;
+    /** The engine's world units in a metre (> 0, finite): max_pelvis_drop,
+     *  pelvis_drop_speed and solver.threshold are metres and are multiplied
+     *  by it; legs, pelvis, heightfield and outputs are in the engine's
+     *  units. 1 (metres: Unity, Godot) by default; 100 for centimetres
+     *  (Unreal). 1 changes no bit. */
+    float units_per_metre;
 } cik_foot_options;
 
 /** Start poses for the leg solve. CCD reaches a target in few passes when
@@ -171,7 +186,7 @@ typedef struct cik_foot_options {
 
 /** threshold 2e-4, 16 passes, AUTO backend, all threads, dt 1/60, drop 0.3
  *  at most at 2.5 per second, rise time 0.12 s, reach margin 0.002, start
- *  CIK_FOOT_START_TWO_BONE. */
+ *  CIK_FOOT_START_TWO_BONE, units_per_metre 1. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -186,6 +201,15 @@ typedef struct cik_foot_crowd cik_foot_crowd;
  *  flat at height 0. */
 CIK_API cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2],
                                          cik_foot_crowd **out);
+
+/** cik_foot_crowd_create with all of the crowd's memory (the crowd, its
+ *  streams, its batch) from `allocator` (copied; NULL means malloc and free).
+ *  Refuses an allocator without both functions (ARGUMENT) and, as
+ *  cik_batch_create_with, one that returns memory less aligned than asked;
+ *  on any refusal whatever it gave went back to it. cik_foot_crowd_destroy
+ *  frees through it; nothing else calls it. */
+CIK_API cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg legs[2],
+                                              const cik_allocator *allocator, cik_foot_crowd **out);
 
 /** Frees a crowd and everything it owns. NULL is accepted. */
 CIK_API void cik_foot_crowd_destroy(cik_foot_crowd *crowd);
@@ -247,27 +271,31 @@ typedef struct cik_foot_streams {
 /** Fills `out` with the crowd's stream pointers. */
 CIK_API cik_status cik_foot_crowd_streams(cik_foot_crowd *crowd, cik_foot_streams *out);
 
-/** Stage 1: forward kinematics of the animated pose (writes anim_ankle_*,
- *  probe_*). Having no options, it runs on the thread count
- *  (options.solver.threads) and with the instruction set
- *  (options.solver.backend) of the crowd's last place, solve, align or frame
- *  call; all threads and the best instruction set before any. */
-CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd);
-
-/** Stage 2: samples `hf` under every probe into the contact streams. */
-CIK_API cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *crowd,
-                                                     const cik_heightfield *hf);
-
-/* Stages 3 to 5 and the frame take the same options and refuse the same
- * ones before they change anything: OPTIONS for a foot option out of its
- * range or a solver option cik_solve refuses (threads < 0 among them),
+/* Every stage and the frame take the same options and refuse the same ones
+ * before they change anything: OPTIONS for a foot option out of its range
+ * or a solver option cik_solve refuses (threads < 0 among them),
  * BACKEND_UNAVAILABLE for a backend cik_solve refuses. A refused call
- * leaves the crowd as it was, the backend and threads later probe and
- * ground calls run with included. NULL options = defaults. */
+ * leaves the crowd as it was. NULL options = defaults. Each call runs on
+ * its own options' threads and backend (solver.threads, solver.backend);
+ * no call depends on the options of an earlier one. */
+
+/** Stage 1: forward kinematics of the animated pose (writes anim_ankle_*,
+ *  probe_*). */
+CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd, const cik_foot_options *options);
+
+/** Stage 2: samples `hf` under every probe into the contact streams;
+ *  refuses a bad heightfield (ARGUMENT) after the options. */
+CIK_API cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *crowd, const cik_heightfield *hf,
+                                                     const cik_foot_options *options);
 
 /** Stage 3: foot targets, pelvis lowering and the legs' start poses (the
  *  animated pose, clamped into the joint limits). */
 CIK_API cik_status cik_foot_crowd_place(cik_foot_crowd *crowd, const cik_foot_options *options);
+
+/** cik_foot_crowd_place with this frame's time `dt` in seconds (finite,
+ *  >= 0; 0 = options.dt), for a variable frame rate without rewriting the
+ *  options; ARGUMENT for a negative or non-finite dt (after the options). */
+CIK_API cik_status cik_foot_crowd_place_dt(cik_foot_crowd *crowd, const cik_foot_options *options, float dt);
 
 /** Stage 4: one cik_solve over all legs. */
 CIK_API cik_status cik_foot_crowd_solve(cik_foot_crowd *crowd, const cik_foot_options *options);
@@ -280,6 +308,55 @@ CIK_API cik_status cik_foot_crowd_align(cik_foot_crowd *crowd, const cik_foot_op
  *  heightfield (ARGUMENT), before it changes anything. */
 CIK_API cik_status cik_foot_crowd_frame(cik_foot_crowd *crowd, const cik_heightfield *hf,
                                         const cik_foot_options *options);
+
+/** cik_foot_crowd_frame with this frame's time `dt` in seconds (finite,
+ *  >= 0; 0 = options.dt): the call for a variable frame rate. Refuses bad
+ *  options, then a bad dt (ARGUMENT), then a bad heightfield (ARGUMENT). */
+CIK_API cik_status cik_foot_crowd_frame_dt(cik_foot_crowd *crowd, const cik_heightfield *hf,
+                                           const cik_foot_options *options, float dt);
+
+/* ------------------------------------------------------------------------ */
+/* The frame on an engine's job system                                      */
+
+/** Range bounds of cik_foot_crowd_frame_range are multiples of this many
+ *  characters (or the crowd's character count): a range then holds whole
+ *  vectors of feet of every instruction set, which is what makes the bits
+ *  independent of the split. */
+#define CIK_FOOT_RANGE_ALIGNMENT 32
+
+/** One frame of one crowd checked and worked out once (options, frame
+ *  time, heightfield view, backend, the solve), for ranges of characters
+ *  run on the engine's threads. Caller-owned storage, no allocation; its
+ *  contents are private. */
+typedef struct cik_foot_frame_plan {
+    union {
+        void *align_pointer;
+        double align_double;
+        unsigned char bytes[512];
+    } opaque;
+} cik_foot_frame_plan;
+
+/** Starts a frame: refuses what cik_foot_crowd_frame_dt refuses, in the
+ *  same order (and a null plan, ARGUMENT), changing nothing; otherwise fills
+ *  `plan` and counts as the frame for the pelvis smoothing (the next frame
+ *  smooths from this one). Then run cik_foot_crowd_frame_range over ranges
+ *  that together cover [0, character count) once, on any threads, before
+ *  the next init; until the last range returns, nothing else may touch the
+ *  crowd, its streams, or the heights `hf` views. The options' `threads`
+ *  is not used. A plan serves one frame: init again for the next. */
+CIK_API cik_status cik_foot_crowd_frame_plan_init(cik_foot_frame_plan *plan, cik_foot_crowd *crowd,
+                                                  const cik_heightfield *hf, const cik_foot_options *options,
+                                                  float dt);
+
+/** Runs the frame's five stages for characters [begin, end), blocks of them
+ *  at a time, on the calling thread. Every character gets the bits that
+ *  cik_foot_crowd_frame_dt gives it, whatever the split, the caller and the
+ *  thread; calls on DISJOINT ranges of one plan may run at the same time.
+ *  Refuses, changing nothing: a null or uninitialised plan, bounds outside
+ *  0 <= begin <= end <= character count, a bound that is neither a multiple
+ *  of CIK_FOOT_RANGE_ALIGNMENT nor the character count (ARGUMENT).
+ *  Allocates nothing, takes no lock. */
+CIK_API cik_status cik_foot_crowd_frame_range(const cik_foot_frame_plan *plan, int begin, int end);
 
 /** Applies a joint limit to a local rotation exactly as the solver does
  *  (docs/solver.md); a rotation already within the limit is returned as it

@@ -16,8 +16,9 @@
 struct cik_foot_crowd {
     int characters, feet;
     int primed;
-    int threads; /* options.solver.threads of the last staged call (probe has no options) */
-    const cik__foot_kernel *kernel; /* likewise, from options.solver.backend */
+    cik__team_state team; /* the frame's OpenMP back-off (cik__parallel_ranges) */
+    cik_allocator alloc;  /* allocate NULL: malloc and free */
+    size_t block_bytes;   /* the size `block` was allocated with */
     cik_batch *batch;
     /* one leg's chain, where set_legs tries new legs before it touches the
      * crowd: the batch's own rules, and a refusal leaves every stream of
@@ -37,8 +38,6 @@ struct cik_foot_crowd {
     int kstale;
 };
 
-static const cik__foot_kernel *kernel_for(cik_backend backend);
-
 /* Floats in a constant's pattern: the widest kernel's lanes (16 x 4). */
 #define PATTERN 64
 
@@ -55,6 +54,7 @@ cik_foot_options cik_foot_default_options(void)
     o.pelvis_rise_time = 0.12f;
     o.reach_margin = 0.002f;
     o.start = CIK_FOOT_START_TWO_BONE;
+    o.units_per_metre = 1.0f;
     return o;
 }
 
@@ -70,6 +70,11 @@ static cik_status check_options(const cik_foot_options *o)
     if (!(o->pelvis_rise_time >= 0.0f) || !isfinite(o->pelvis_rise_time)) return CIK_ERROR_OPTIONS;
     if (!(o->reach_margin >= 0.0f) || !(o->reach_margin < 0.5f)) return CIK_ERROR_OPTIONS;
     if (o->start < CIK_FOOT_START_ANIMATION || o->start > CIK_FOOT_START_TWO_BONE) return CIK_ERROR_OPTIONS;
+    /* the scale and the lengths it scales (threshold, drop, speed) finite */
+    const float u = o->units_per_metre;
+    if (!(u > 0.0f) || !isfinite(u) || !isfinite(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
+        !isfinite(o->pelvis_drop_speed * u) || !(o->solver.threshold * u > 0.0f))
+        return CIK_ERROR_OPTIONS;
     /* as cik_solve: a backend this build or CPU lacks has no foot kernels */
     if (!cik_backend_available(o->solver.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
     return CIK_OK;
@@ -262,22 +267,43 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
     return CIK_OK;
 }
 
-cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2],
-                                 cik_foot_crowd **out)
+static void *allocate(const cik_allocator *a, size_t size, size_t alignment)
+{
+    return a->allocate ? a->allocate(a->user, size, alignment) : malloc(size);
+}
+
+static void release(const cik_allocator *a, void *p, size_t size)
+{
+    if (!p) return;
+    if (a->allocate)
+        a->free(a->user, p, size);
+    else
+        free(p);
+}
+
+cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg legs[2],
+                                      const cik_allocator *allocator, cik_foot_crowd **out)
 {
     if (!out || !legs || character_count < 1 || character_count > (1 << 26))
         return CIK_ERROR_ARGUMENT;
+    cik_allocator a = {NULL, NULL, NULL};
+    if (allocator) {
+        if (!allocator->allocate || !allocator->free) return CIK_ERROR_ARGUMENT;
+        a = *allocator;
+    }
     for (int side = 0; side < 2; ++side) {
         cik_status s = check_leg(&legs[side]);
         if (s != CIK_OK) return s;
     }
-    cik_foot_crowd *cr = calloc(1, sizeof *cr);
+    cik_foot_crowd *cr = (cik_foot_crowd *)allocate(&a, sizeof *cr, _Alignof(cik_foot_crowd));
     if (!cr) return CIK_ERROR_OUT_OF_MEMORY;
+    memset(cr, 0, sizeof *cr);
+    cr->alloc = a;
     cr->characters = character_count;
     cr->feet = 2 * character_count;
-    cr->kernel = kernel_for(CIK_BACKEND_AUTO);
-    cik_status s = cik_batch_create(cr->feet, 3, &cr->batch);
-    if (s == CIK_OK) s = cik_batch_create(1, 3, &cr->trial);
+    const cik_allocator *ap = a.allocate ? &a : NULL;
+    cik_status s = cik_batch_create_with(cr->feet, 3, ap, &cr->batch);
+    if (s == CIK_OK) s = cik_batch_create_with(1, 3, ap, &cr->trial);
     if (s != CIK_OK) {
         cik_foot_crowd_destroy(cr);
         return s;
@@ -287,8 +313,11 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     size_t fstride = ((size_t)cr->feet + 15) & ~(size_t)15;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
     size_t floats = cstride * CHAR_COUNT + fstride * (FOOT_COUNT + LEG_COUNT) + (size_t)PATTERN * LEG_COUNT;
-    cr->block = malloc(floats * sizeof(float) + 64);
-    cr->legs = malloc(sizeof(cik_foot_leg) * (size_t)cr->feet);
+    /* 64 bytes more, aligned by hand: malloc does not align to 64, and an
+     * allocator asked for 64 need not be trusted with the streams' layout */
+    cr->block_bytes = floats * sizeof(float) + 64;
+    cr->block = allocate(&a, cr->block_bytes, 64);
+    cr->legs = (cik_foot_leg *)allocate(&a, sizeof(cik_foot_leg) * (size_t)cr->feet, _Alignof(cik_foot_leg));
     if (!cr->block || !cr->legs) {
         cik_foot_crowd_destroy(cr);
         return CIK_ERROR_OUT_OF_MEMORY;
@@ -317,14 +346,20 @@ cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2]
     return CIK_OK;
 }
 
+cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2], cik_foot_crowd **out)
+{
+    return cik_foot_crowd_create_with(character_count, legs, NULL, out);
+}
+
 void cik_foot_crowd_destroy(cik_foot_crowd *cr)
 {
     if (!cr) return;
+    const cik_allocator a = cr->alloc;
     cik_batch_destroy(cr->batch);
     cik_batch_destroy(cr->trial);
-    free(cr->block);
-    free(cr->legs);
-    free(cr);
+    release(&a, cr->block, cr->block_bytes);
+    release(&a, cr->legs, sizeof(cik_foot_leg) * (size_t)cr->feet);
+    release(&a, cr, sizeof *cr);
 }
 
 cik_status cik_foot_crowd_set_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
@@ -402,10 +437,11 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* ------------------------------------------------------------------------ */
 /* The frame                                                                */
 /*
- * Every stage but the solve works on each character alone, so the frame
- * splits the characters into one contiguous range per thread and runs probe,
- * ground and place on blocks of BLOCK characters (their streams stay in the
- * cache from one stage to the next), then the batch solve, then align.
+ * Every stage works on each character alone (the solve on each leg), so the
+ * frame cuts the characters into ranges (chunks that OpenMP threads take as
+ * they come, or the caller's own ranges, cik_foot_crowd_frame_range) and
+ * runs every stage on blocks of BLOCK characters of a range, one after the
+ * other, so that a block's streams stay in the cache from stage to stage.
  *
  * Within a block each stage is a vector kernel over the feet
  * (foot_kernel.h, one lane a foot, compiled per instruction set and chosen
@@ -421,9 +457,11 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 #define PARALLEL_MIN_FEET 2048
 /* Characters per block of the staged passes. */
 #define BLOCK 128
-/* Thread ranges start at multiples of this many characters, so that every
- * block but the crowd's last starts and ends on a whole number of vectors of
- * every kernel (64 feet: 4 AVX-512 vectors) and loads stay aligned. */
+/* Ranges (the threads' chunks, the caller's ranges) start and end at
+ * multiples of this many characters, so that every block but the crowd's
+ * last starts and ends on a whole number of vectors of every kernel (64
+ * feet: 4 AVX-512 vectors): loads stay aligned, and no foot but the crowd's
+ * last few runs through the one-lane tail kernel, whatever the split. */
 #define ALIGN_CHARS 32
 
 static int thread_count(int threads, int feet)
@@ -438,14 +476,6 @@ static int thread_count(int threads, int feet)
 #endif
 }
 
-#ifdef CIK_HAVE_OPENMP
-/* The part [*c0, *c1) of n characters that thread `t` of `nt` takes. */
-static void thread_range(int n, int t, int nt, int *c0, int *c1)
-{
-    *c0 = t == 0 ? 0 : (int)((long long)n * t / nt) / ALIGN_CHARS * ALIGN_CHARS;
-    *c1 = t == nt - 1 ? n : (int)((long long)n * (t + 1) / nt) / ALIGN_CHARS * ALIGN_CHARS;
-}
-#endif
 
 /* The foot kernels for a solver backend, from the dispatch table: the same
  * instruction set, the best this CPU runs for AUTO, the one-lane build for
@@ -468,20 +498,26 @@ static void run_kernel(cik__foot_fn vec, cik__foot_fn one, int lanes, const cik_
 }
 #define RUN(k, name, job, f0, f1) run_kernel((k)->name, cik__foot_kernel_scalar.name, (k)->lanes, (job), (f0), (f1))
 
-/* What stage 3 needs from the options, worked out once per call. */
+/* What stage 3 needs from the options and the frame time, worked out once
+ * per call. */
 typedef struct place_args {
     float rise, step, max_drop, margin, threshold;
     int start, primed;
 } place_args;
 
-static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options *opt)
+/* Lengths in the options are metres; the crowd's world is in
+ * units_per_metre units (1 * x is x exactly, so the default changes no
+ * bit). `dt` is the frame time, 0 for the options' own. */
+static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
 {
     place_args a;
-    a.rise = opt->pelvis_rise_time > 0.0f ? expf(-opt->dt / opt->pelvis_rise_time) : 0.0f;
-    a.step = opt->pelvis_drop_speed * opt->dt;
-    a.max_drop = opt->max_pelvis_drop;
+    const float u = opt->units_per_metre;
+    if (dt == 0.0f) dt = opt->dt;
+    a.rise = opt->pelvis_rise_time > 0.0f ? expf(-dt / opt->pelvis_rise_time) : 0.0f;
+    a.step = opt->pelvis_drop_speed * u * dt;
+    a.max_drop = opt->max_pelvis_drop * u;
     a.margin = opt->reach_margin;
-    a.threshold = opt->solver.threshold;
+    a.threshold = opt->solver.threshold * u;
     a.start = opt->start;
     a.primed = cr->primed;
     return a;
@@ -528,12 +564,37 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const plac
 
 /* Which stages a staged pass runs. */
 enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_SOLVE = 8, DO_ALIGN = 16 };
+#define DO_FRAME (DO_PROBE | DO_GROUND | DO_PLACE | DO_SOLVE | DO_ALIGN)
 
-/* Runs the chosen stages over this thread's characters in blocks. */
-static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
-                           const cik__solve_plan *plan, int c0, int c1)
+/* Everything a pass over characters needs, checked and worked out once:
+ * the staged calls build one on the stack, cik_foot_crowd_frame_plan_init
+ * in the caller's cik_foot_frame_plan. Read-only while ranges run. */
+typedef struct frame_plan {
+    unsigned magic;
+    int stages;
+    int threads; /* options.solver.threads (run_stages only) */
+    int has_hf, has_pa;
+    cik_foot_crowd *cr;
+    const cik__foot_kernel *k;
+    cik_heightfield hf; /* a copy of the view, not of the heights */
+    place_args pa;
+    cik__solve_plan solve;
+} frame_plan;
+
+#define FRAME_PLAN_MAGIC 0x63696b46u
+
+/* The public plan holds the internal one. */
+typedef char frame_plan_fits[sizeof(frame_plan) <= sizeof(((cik_foot_frame_plan *)0)->opaque) ? 1 : -1];
+typedef char frame_alignment_public[ALIGN_CHARS == CIK_FOOT_RANGE_ALIGNMENT ? 1 : -1];
+
+/* Runs the plan's stages over characters [c0, c1) in blocks. */
+static void run_part(const frame_plan *fp, int c0, int c1)
 {
-    const cik__foot_kernel *k = cr->kernel;
+    cik_foot_crowd *cr = fp->cr;
+    const cik__foot_kernel *k = fp->k;
+    const int stages = fp->stages;
+    const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
+    const place_args *pa = fp->has_pa ? &fp->pa : NULL;
     /* the blocks' scratch: on this thread's stack, 30 KiB, never allocated */
     _Alignas(64) float scratch[SCRATCH_COUNT][2 * BLOCK];
     cik__foot_job job;
@@ -573,11 +634,11 @@ static cik_status run_part(cik_foot_crowd *cr, int stages, const cik_heightfield
             RUN(k, place_b, &job, f0, f1);
         }
         /* the block's legs, while what place wrote is still in the cache */
-        if (stages & DO_SOLVE) cik__solve_range(plan, f0, f1);
+        if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
         if (stages & DO_ALIGN) RUN(k, align, &job, f0, f1);
     }
-    return CIK_OK;
 }
+
 
 /* Chooses where the kernels read each leg constant: its pattern when every
  * left foot and every right foot has the same bits, else its stream. */
@@ -600,116 +661,169 @@ static void refresh_consts(cik_foot_crowd *cr)
     cr->kstale = 0;
 }
 
-/* Runs the chosen stages over all characters on `threads` (the options'
- * count) threads. */
-static cik_status run_stages(cik_foot_crowd *cr, int stages, const cik_heightfield *hf, const place_args *pa,
-                             const cik__solve_plan *plan, int threads)
+static void run_chunk(const void *context, int c0, int c1) { run_part((const frame_plan *)context, c0, c1); }
+
+/* Runs the plan's stages over all characters on the options' thread count:
+ * chunks of whole ALIGN_CHARS blocks, taken by whichever thread runs (a
+ * character's results do not depend on its chunk). */
+static void run_stages(const frame_plan *fp)
 {
+    cik_foot_crowd *cr = fp->cr;
     const int nc = cr->characters;
     if (cr->kstale) refresh_consts(cr);
-    int nt = thread_count(threads, cr->feet);
-    if (nt <= 1) return run_part(cr, stages, hf, pa, plan, 0, nc);
-    int st = CIK_OK; /* an atomic write, not a named critical section: that would export a symbol */
-#ifdef CIK_HAVE_OPENMP
-#pragma omp parallel num_threads(nt)
-    {
-        int t = omp_get_thread_num(), n = omp_get_num_threads(), c0, c1;
-        thread_range(nc, t, n, &c0, &c1);
-        int s = (int)run_part(cr, stages, hf, pa, plan, c0, c1);
-        if (s != CIK_OK) {
-#pragma omp atomic write
-            st = s;
-        }
-    }
-#endif
-    return (cik_status)st;
+    int nt = thread_count(fp->threads, cr->feet);
+    int chunk = nc / (4 * (nt > 1 ? nt : 1)) / ALIGN_CHARS * ALIGN_CHARS;
+    if (chunk < ALIGN_CHARS) chunk = ALIGN_CHARS;
+    cik__parallel_ranges(nc, chunk, nt, &cr->team, run_chunk, fp);
 }
 
-/* Every stage that takes options checks all of them, the solver's with
- * cik_solve's own rules (backend included), before it changes anything, so
- * that place, solve, align and frame accept and refuse the same options. */
-static cik_status check_stage(const cik_foot_crowd *cr, const cik_foot_options *opt, cik__solve_plan *plan)
-{
-    cik_status s = check_options(opt);
-    if (s != CIK_OK) return s;
-    return cik__solve_prepare(cr->batch, &opt->solver, plan);
-}
-
-/* Remembers the options a staged call runs with (probe has none). */
-static void use_options(cik_foot_crowd *cr, const cik_foot_options *opt)
-{
-    cr->threads = opt->solver.threads;
-    cr->kernel = kernel_for(opt->solver.backend);
-}
-
-cik_status cik_foot_crowd_probe(cik_foot_crowd *cr)
-{
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    return run_stages(cr, DO_PROBE, NULL, NULL, NULL, cr->threads);
-}
-
-cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf)
-{
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    cik_status s = cik_heightfield_validate(hf);
-    if (s != CIK_OK) return s;
-    return run_stages(cr, DO_GROUND, hf, NULL, NULL, cr->threads);
-}
-
-cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
+/* Checks everything a call takes before it changes anything (so that every
+ * stage accepts and refuses the same options: the solver's with cik_solve's
+ * own rules, backend included; then the frame time, then the heightfield)
+ * and fills `fp` for `stages`. `so` receives the solver options in the
+ * crowd's units. */
+static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float dt, int stages,
+                          const cik_heightfield *hf, frame_plan *fp, cik_options *so)
 {
     cik_foot_options defaults = cik_foot_default_options();
     if (!cr) return CIK_ERROR_ARGUMENT;
     if (!opt) opt = &defaults;
-    cik__solve_plan plan;
-    cik_status st = check_stage(cr, opt, &plan);
-    if (st != CIK_OK) return st;
-    use_options(cr, opt);
-    place_args pa = place_prepare(cr, opt);
-    run_stages(cr, DO_PLACE, NULL, &pa, NULL, cr->threads);
+    cik_status s = check_options(opt);
+    if (s != CIK_OK) return s;
+    *so = opt->solver;
+    so->threshold = opt->solver.threshold * opt->units_per_metre;
+    memset(fp, 0, sizeof *fp);
+    s = cik__solve_prepare(cr->batch, so, &fp->solve);
+    if (s != CIK_OK) return s;
+    if (!(dt >= 0.0f) || !isfinite(dt)) return CIK_ERROR_ARGUMENT;
+    if (stages & DO_GROUND) {
+        s = cik_heightfield_validate(hf);
+        if (s != CIK_OK) return s;
+        fp->hf = *hf;
+        fp->has_hf = 1;
+    }
+    fp->magic = FRAME_PLAN_MAGIC;
+    fp->stages = stages;
+    fp->threads = opt->solver.threads;
+    fp->cr = cr;
+    fp->k = kernel_for(opt->solver.backend);
+    if (stages & DO_PLACE) {
+        fp->pa = place_prepare(cr, opt, dt);
+        fp->has_pa = 1;
+    }
+    return CIK_OK;
+}
+
+cik_status cik_foot_crowd_probe(cik_foot_crowd *cr, const cik_foot_options *opt)
+{
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, 0.0f, DO_PROBE, NULL, &fp, &so);
+    if (s == CIK_OK) run_stages(&fp);
+    return s;
+}
+
+cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf,
+                                             const cik_foot_options *opt)
+{
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, 0.0f, DO_GROUND, hf, &fp, &so);
+    if (s == CIK_OK) run_stages(&fp);
+    return s;
+}
+
+cik_status cik_foot_crowd_place_dt(cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
+{
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, dt, DO_PLACE, NULL, &fp, &so);
+    if (s != CIK_OK) return s;
+    run_stages(&fp);
     cr->primed = 1;
     return CIK_OK;
 }
 
+cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
+{
+    return cik_foot_crowd_place_dt(cr, opt, 0.0f);
+}
+
 cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    cik_foot_options defaults = cik_foot_default_options();
-    if (!opt) opt = &defaults;
-    cik__solve_plan plan;
-    cik_status s = check_stage(cr, opt, &plan);
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, 0.0f, DO_SOLVE, NULL, &fp, &so);
     if (s != CIK_OK) return s;
-    use_options(cr, opt);
-    return cik_solve(cr->batch, &opt->solver);
+    return cik_solve(cr->batch, &so);
 }
 
 cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    cik_foot_options defaults = cik_foot_default_options();
-    if (!opt) opt = &defaults;
-    cik__solve_plan plan;
-    cik_status s = check_stage(cr, opt, &plan);
-    if (s != CIK_OK) return s;
-    use_options(cr, opt);
-    return run_stages(cr, DO_ALIGN, NULL, NULL, NULL, cr->threads);
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, 0.0f, DO_ALIGN, NULL, &fp, &so);
+    if (s == CIK_OK) run_stages(&fp);
+    return s;
 }
 
-cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf,
-                                const cik_foot_options *opt)
+cik_status cik_foot_crowd_frame_dt(cik_foot_crowd *cr, const cik_heightfield *hf, const cik_foot_options *opt,
+                                   float dt)
 {
-    cik_foot_options defaults = cik_foot_default_options();
-    if (!cr) return CIK_ERROR_ARGUMENT;
-    if (!opt) opt = &defaults;
-    cik__solve_plan plan;
-    cik_status s = check_stage(cr, opt, &plan);
-    if (s == CIK_OK) s = cik_heightfield_validate(hf);
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, dt, DO_FRAME, hf, &fp, &so);
     if (s != CIK_OK) return s;
-    use_options(cr, opt);
     /* every stage, one block of characters after the other: one parallel
      * region, and each block's streams stay in the cache from stage to stage */
-    place_args pa = place_prepare(cr, opt);
-    s = run_stages(cr, DO_PROBE | DO_GROUND | DO_PLACE | DO_SOLVE | DO_ALIGN, hf, &pa, &plan, cr->threads);
-    if (s == CIK_OK) cr->primed = 1;
-    return s;
+    run_stages(&fp);
+    cr->primed = 1;
+    return CIK_OK;
+}
+
+cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf, const cik_foot_options *opt)
+{
+    return cik_foot_crowd_frame_dt(cr, hf, opt, 0.0f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The frame on the caller's threads                                        */
+
+static const frame_plan *plan_of(const cik_foot_frame_plan *plan)
+{
+    if (!plan) return NULL;
+    const frame_plan *p = (const frame_plan *)(const void *)&plan->opaque;
+    return p->magic == FRAME_PLAN_MAGIC ? p : NULL;
+}
+
+cik_status cik_foot_crowd_frame_plan_init(cik_foot_frame_plan *plan, cik_foot_crowd *cr, const cik_heightfield *hf,
+                                          const cik_foot_options *opt, float dt)
+{
+    if (!plan) return CIK_ERROR_ARGUMENT;
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, dt, DO_FRAME, hf, &fp, &so);
+    if (s != CIK_OK) return s;
+    /* what the ranges share, made ready here so that they only read it: the
+     * leg constants' layout, and the pelvis smoothing's "a frame has run"
+     * (the plan captured the value before this frame) */
+    if (cr->kstale) refresh_consts(cr);
+    cr->primed = 1;
+    memset(plan, 0, sizeof *plan);
+    memcpy(&plan->opaque, &fp, sizeof fp);
+    return CIK_OK;
+}
+
+cik_status cik_foot_crowd_frame_range(const cik_foot_frame_plan *plan, int begin, int end)
+{
+    const frame_plan *fp = plan_of(plan);
+    if (!fp) return CIK_ERROR_ARGUMENT;
+    const int nc = fp->cr->characters;
+    if (begin < 0 || begin > end || end > nc) return CIK_ERROR_ARGUMENT;
+    /* a bound inside a vector of feet would run those feet through the
+     * one-lane tail kernel, whose bits differ from the vector kernel's */
+    if ((begin % ALIGN_CHARS != 0 && begin != nc) || (end % ALIGN_CHARS != 0 && end != nc))
+        return CIK_ERROR_ARGUMENT;
+    if (begin < end) run_part(fp, begin, end);
+    return CIK_OK;
 }

@@ -2,7 +2,9 @@
 // (every batch made through a counting allocator goes back to it, moves
 // transfer ownership), spans over the streams of the right sizes, a solve
 // through the wrapper that equals the C API's bitwise, and range solves
-// through the plan. Self-checking: exits non-zero on the first failure.
+// through the plan; the foot crowd likewise (RAII through the allocator, a
+// frame and a range plan equal to the C API's). Self-checking: exits non-zero
+// on the first failure.
 #include <crowdik/crowdik.hpp>
 
 #include <stdio.h>
@@ -121,6 +123,65 @@ int main()
         cik_batch_destroy(c);
     }
     CHECK(live == 0); // the destructor gave everything back
+
+    // the foot crowd: RAII through the allocator, a frame and a range plan
+    // that equal the C API's bitwise
+    {
+        static float heights[9 * 9];
+        for (int i = 0; i < 81; ++i) heights[i] = 0.05f * (float)(i % 9) - 0.03f * (float)(i / 9);
+        cik_heightfield ground = {-4.0f, -4.0f, 1.0f, 1.0f, 9, 9, heights};
+        cik_foot_leg legs[2];
+        memset(legs, 0, sizeof legs);
+        for (int side = 0; side < 2; ++side) {
+            legs[side].hip = cik_vec3{side ? -0.1f : 0.1f, -0.05f, 0.0f};
+            legs[side].thigh = cik_vec3{0, -0.45f, 0};
+            legs[side].shin = cik_vec3{0, -0.42f, 0};
+            legs[side].limit[1].type = CIK_LIMIT_HINGE;
+            legs[side].limit[1].axis = cik_vec3{1, 0, 0};
+            legs[side].limit[1].max_angle = 2.6f;
+            legs[side].sole_normal = cik_vec3{0, 1, 0};
+            legs[side].ankle_height = 0.06f;
+        }
+        const int chars = 70; // two aligned ranges and a short last one
+        cik::crowd empty;
+        CHECK(!empty && empty.character_count() == 0 && empty.streams().foot_count == 0);
+        CHECK(empty.frame(ground) == CIK_ERROR_ARGUMENT);
+        cik::crowd cr, one, two;
+        CHECK(cik::crowd::create(0, legs, cr, &a) == CIK_ERROR_ARGUMENT && !cr);
+        CHECK(cik::crowd::create(chars, legs, cr, &a) == CIK_OK && cr && live > 0);
+        const int held = live;
+        cik::crowd moved(static_cast<cik::crowd &&>(cr));
+        CHECK(!cr && moved && live == held);
+        cr = static_cast<cik::crowd &&>(moved);
+        CHECK(cr && !moved && cr.character_count() == chars);
+        CHECK(cik::crowd::create(chars, legs, one) == CIK_OK && cik::crowd::create(chars, legs, two) == CIK_OK);
+        cik::crowd *all[3] = {&cr, &one, &two};
+        for (int k = 0; k < 3; ++k) {
+            cik_foot_streams s = all[k]->streams();
+            for (int c = 0; c < chars; ++c) {
+                s.pelvis_x[c] = -3.0f + 0.09f * (float)c;
+                s.pelvis_y[c] = 0.9f;
+                s.pelvis_z[c] = 0.5f;
+            }
+        }
+        cik_foot_options fo = cik_foot_default_options();
+        CHECK(cr.frame(ground, &fo, 1.0f / 30.0f) == CIK_OK);
+        CHECK(cik_foot_crowd_frame_dt(one.get(), &ground, &fo, 1.0f / 30.0f) == CIK_OK);
+        cik::foot_frame_plan fp;
+        CHECK(fp.run_range(0, 32) == CIK_ERROR_ARGUMENT);
+        CHECK(fp.init(two, ground, &fo, 1.0f / 30.0f) == CIK_OK);
+        CHECK(fp.run_range(0, 16) == CIK_ERROR_ARGUMENT);
+        CHECK(fp.run_range(64, chars) == CIK_OK && fp.run_range(0, 64) == CIK_OK);
+        cik_foot_streams x = cr.streams(), y = one.streams(), z = two.streams();
+        const size_t bytes = sizeof(float) * (size_t)x.foot_count;
+        for (int j = 0; j < 3; ++j) {
+            CHECK(memcmp(x.solved_w[j], y.solved_w[j], bytes) == 0 && memcmp(x.solved_x[j], y.solved_x[j], bytes) == 0);
+            CHECK(memcmp(z.solved_w[j], y.solved_w[j], bytes) == 0 && memcmp(z.solved_x[j], y.solved_x[j], bytes) == 0);
+        }
+        CHECK(memcmp(x.ankle_y, y.ankle_y, bytes) == 0 && memcmp(z.ankle_y, y.ankle_y, bytes) == 0);
+        CHECK(cr.batch() == cik_foot_crowd_batch(cr.get()));
+    }
+    CHECK(live == 0); // the crowd's destructor gave everything back
     if (failures == 0) printf("crowdik.hpp: all checks passed\n");
     return failures == 0 ? 0 : 1;
 }

@@ -613,11 +613,11 @@ static void run_op(reader *r, world *w)
         break;
     }
     case OP_GROUND_NEW: rd_ground(r, &w->g); break;
-    case OP_PROBE: BOTH(cik_foot_crowd_probe(w->a), cik_foot_crowd_probe(w->b), "probe"); break;
+    case OP_PROBE: BOTH(cik_foot_crowd_probe(w->a, NULL), cik_foot_crowd_probe(w->b, NULL), "probe"); break;
     case OP_GROUND:
         if (!w->g.drawn) rd_ground(r, &w->g);
-        BOTH(cik_foot_crowd_ground_heightfield(w->a, &w->g.hf), cik_foot_crowd_ground_heightfield(w->b, &w->g.hf),
-             "ground");
+        BOTH(cik_foot_crowd_ground_heightfield(w->a, &w->g.hf, NULL),
+             cik_foot_crowd_ground_heightfield(w->b, &w->g.hf, NULL), "ground");
         break;
     case OP_PLACE:
     case OP_SOLVE:
@@ -669,10 +669,10 @@ static void run_op(reader *r, world *w)
         CHECK(cik_foot_crowd_get_legs(w->a, -1, legs) == CIK_ERROR_ARGUMENT, "get_legs -1");
         CHECK(cik_foot_crowd_get_legs(w->a, 0, NULL) == CIK_ERROR_ARGUMENT, "get_legs NULL");
         CHECK(cik_foot_crowd_streams(NULL, &s) == CIK_ERROR_ARGUMENT, "streams NULL");
-        CHECK(cik_foot_crowd_probe(NULL) == CIK_ERROR_ARGUMENT, "probe NULL");
+        CHECK(cik_foot_crowd_probe(NULL, NULL) == CIK_ERROR_ARGUMENT, "probe NULL");
         CHECK(cik_foot_crowd_character_count(w->a) == C, "character count");
         BOTH(cik_foot_crowd_set_legs(w->a, 0, NULL), cik_foot_crowd_set_legs(w->b, 0, NULL), "set_legs NULL");
-        BOTH(cik_foot_crowd_ground_heightfield(w->a, NULL), cik_foot_crowd_ground_heightfield(w->b, NULL),
+        BOTH(cik_foot_crowd_ground_heightfield(w->a, NULL, NULL), cik_foot_crowd_ground_heightfield(w->b, NULL, NULL),
              "ground NULL");
         break;
     }

@@ -317,9 +317,9 @@ static void record_frame(demo_scene *sc, const cik_foot_streams *s, int fr)
 static cik_status run_stages(demo_scene *sc, const cik_foot_options *fo, double t[6])
 {
     t[0] = now();
-    cik_status st = cik_foot_crowd_probe(sc->crowd);
+    cik_status st = cik_foot_crowd_probe(sc->crowd, fo);
     t[1] = now();
-    if (st == CIK_OK) st = cik_foot_crowd_ground_heightfield(sc->crowd, &sc->hf);
+    if (st == CIK_OK) st = cik_foot_crowd_ground_heightfield(sc->crowd, &sc->hf, fo);
     t[2] = now();
     if (st == CIK_OK) st = cik_foot_crowd_place(sc->crowd, fo);
     t[3] = now();
