@@ -6,6 +6,9 @@
  */
 #include "common.h"
 
+#include "crowdik/foot.h"
+#include "legs.h"
+
 #include <stdio.h>
 
 #define ANGLE_TOL 1e-4
@@ -173,4 +176,101 @@ T_BACKEND_TEST(limits, swing_twist_cone_every_backend)
         }
         cik_batch_destroy(b);
     }
+}
+
+/* ------------------------------------------------ one rotation, scalar */
+
+static cik_quat aa(float angle, float x, float y, float z)
+{
+    float n = sqrtf(x * x + y * y + z * z), s = sinf(0.5f * angle) / n;
+    return t_q(x * s, y * s, z * s, cosf(0.5f * angle));
+}
+static void assert_quat(cik_quat a, cik_quat b, float tol, const char *what)
+{
+    cr_assert(fabsf(a.x - b.x) <= tol && fabsf(a.y - b.y) <= tol && fabsf(a.z - b.z) <= tol &&
+                  fabsf(a.w - b.w) <= tol,
+              "%s: (%g %g %g %g), expected (%g %g %g %g)", what, a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w);
+}
+
+Test(limit_apply, hinge_clamps_drops_off_axis_and_measures)
+{
+    cik_limit l = {CIK_LIMIT_HINGE, t_v3(0, 0, 2), -0.5f, 1.0f, 0.0f};
+    assert_quat(cik_limit_apply(&l, aa(1.5f, 0, 0, 1)), aa(1.0f, 0, 0, 1), 1e-6f, "above max");
+    assert_quat(cik_limit_apply(&l, aa(-0.9f, 0, 0, 1)), aa(-0.5f, 0, 0, 1), 1e-6f, "below min");
+    cr_assert_float_eq(cik_limit_excess(&l, aa(1.5f, 0, 0, 1)), 0.5f, 1e-5f);
+    cr_assert_float_eq(cik_limit_excess(&l, aa(-0.9f, 0, 0, 1)), 0.4f, 1e-5f);
+    /* a rotation about another axis is not the hinge's: dropped, and its
+     * angle is the excess */
+    assert_quat(cik_limit_apply(&l, aa(0.2f, 1, 0, 0)), t_q(0, 0, 0, 1), 1e-6f, "off axis");
+    cr_assert_float_eq(cik_limit_excess(&l, aa(0.2f, 1, 0, 0)), 0.2f, 1e-5f);
+    cr_assert_float_eq(cik_limit_excess(&l, aa(0.3f, 0, 0, 1)), 0.0f, 0.0f);
+}
+
+Test(limit_apply, swing_twist_clamps_each_part)
+{
+    cik_limit l = {CIK_LIMIT_SWING_TWIST, t_v3(0, 1, 0), -0.2f, 0.2f, 0.5f};
+    cik_quat in = wl_qmul(aa(0.8f, 1, 0, 0), aa(0.1f, 0, 1, 0)); /* swing 0.8 about x, twist 0.1 */
+    assert_quat(cik_limit_apply(&l, in), wl_qmul(aa(0.5f, 1, 0, 0), aa(0.1f, 0, 1, 0)), 1e-6f, "swing");
+    cr_assert_float_eq(cik_limit_excess(&l, in), 0.3f, 1e-5f);
+    in = wl_qmul(aa(0.3f, 0, 0, 1), aa(0.5f, 0, 1, 0));
+    assert_quat(cik_limit_apply(&l, in), wl_qmul(aa(0.3f, 0, 0, 1), aa(0.2f, 0, 1, 0)), 1e-6f, "twist");
+    cr_assert_float_eq(cik_limit_excess(&l, in), 0.3f, 1e-5f);
+    cik_limit none = {CIK_LIMIT_NONE, t_v3(0, 0, 0), 0, 0, 0};
+    cik_quat neg = t_q(0.6f, 0, 0, -0.8f);
+    assert_quat(cik_limit_apply(&none, neg), neg, 0.0f, "none");
+    assert_quat(cik_limit_apply(NULL, neg), neg, 0.0f, "NULL");
+    cr_assert_eq(cik_limit_excess(NULL, neg), 0.0f);
+}
+
+/* Within its limit a rotation comes back as the solver leaves it: w >= 0
+ * (the former foot.h function returned -q as it was). The deprecated names
+ * are the same functions. */
+Test(limit_apply, within_the_limit_w_made_positive)
+{
+    cik_limit h = {CIK_LIMIT_HINGE, t_v3(1, 0, 0), 0.0f, 2.6f, 0.0f};
+    cik_limit st = {CIK_LIMIT_SWING_TWIST, t_v3(0, -1, 0), -0.6f, 0.6f, 1.5f};
+    cik_quat qh = aa(0.7f, 1, 0, 0), qs = wl_qmul(aa(0.4f, 0, 0, 1), aa(0.3f, 0, -1, 0));
+    cik_quat nh = t_q(-qh.x, -qh.y, -qh.z, -qh.w), ns = t_q(-qs.x, -qs.y, -qs.z, -qs.w);
+    assert_quat(cik_foot_apply_limit(&h, nh), qh, 1e-6f, "hinge, -q");
+    assert_quat(cik_foot_apply_limit(&st, ns), qs, 1e-6f, "swing-twist, -q");
+    assert_quat(cik_limit_apply(&st, ns), cik_foot_apply_limit(&st, ns), 0.0f, "alias");
+    cr_assert_eq(cik_foot_limit_excess(&st, ns), cik_limit_excess(&st, ns));
+}
+
+/* The foot kernels clamp with the solver's limits: an animated pose within
+ * its limits but given as -q comes out of the pipeline (a leg that needs no
+ * pass) with w >= 0, as the solver and cik_limit_apply give it. */
+T_KERNEL_TEST(limits, foot_start_pose_as_the_solver_limits_it)
+{
+    cik_foot_leg legs[2];
+    legs_adult(1.0f, legs);
+    cik_foot_crowd *cr;
+    cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_OK);
+    cik_foot_streams s;
+    cr_assert_eq(cik_foot_crowd_streams(cr, &s), CIK_OK);
+    static float h[16];
+    cik_heightfield hf = {-2.0f, -2.0f, 1.0f, 1.0f, 4, 4, h};
+    for (int i = 0; i < 16; ++i) h[i] = -5.0f; /* far below: swing feet only */
+    s.pelvis_x[0] = 0, s.pelvis_y[0] = 1.0f, s.pelvis_z[0] = 0;
+    s.pelvis_qx[0] = 0, s.pelvis_qy[0] = 0, s.pelvis_qz[0] = 0, s.pelvis_qw[0] = 1;
+    const cik_quat pose[3] = {wl_qmul(aa(0.3f, 0, 0, 1), aa(0.2f, 0, -1, 0)), aa(0.5f, 1, 0, 0), aa(0.2f, 0, 0, 1)};
+    for (int f = 0; f < 2; ++f) {
+        s.weight[f] = 0.0f; /* follow the animation: the target is the animated ankle */
+        for (int j = 0; j < 3; ++j) {
+            s.pose_x[j][f] = -pose[j].x, s.pose_y[j][f] = -pose[j].y;
+            s.pose_z[j][f] = -pose[j].z, s.pose_w[j][f] = -pose[j].w;
+        }
+    }
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.start = CIK_FOOT_START_ANIMATION;
+    cr_assert_eq(cik_foot_crowd_frame(cr, &hf, &o), CIK_OK);
+    for (int f = 0; f < 2; ++f)
+        for (int j = 0; j < 2; ++j) { /* the ankle is turned by align */
+            cik_quat got = t_q(s.solved_x[j][f], s.solved_y[j][f], s.solved_z[j][f], s.solved_w[j][f]);
+            cik_quat want = cik_limit_apply(&legs[f].limit[j], t_q(-pose[j].x, -pose[j].y, -pose[j].z, -pose[j].w));
+            cr_assert(want.w > 0.0f);
+            assert_quat(got, want, 2e-6f, j ? "knee" : "hip");
+        }
+    cik_foot_crowd_destroy(cr);
 }

@@ -453,6 +453,21 @@ CIK_API cik_status cik_batch_result(const cik_batch *batch, int index, cik_resul
 CIK_API cik_status cik_batch_forward(const cik_batch *batch, int index, cik_vec3 *joint_positions,
                                      cik_vec3 *effector);
 
+/** Applies a joint limit to a local rotation as the solver does
+ *  (docs/solver.md): w made >= 0, a hinge keeps only its rotation about the
+ *  axis with the angle clamped, a swing-twist joint its twist clamped and its
+ *  swing inside the cone. A rotation within the limit comes back as the same
+ *  rotation with w >= 0 (up to rounding). The axis need not be unit length;
+ *  a NULL or CIK_LIMIT_NONE limit returns `q` unchanged. Plain scalar code,
+ *  for tools and checks (the kernels clamp whole vectors of chains). */
+CIK_API cik_quat cik_limit_apply(const cik_limit *limit, cik_quat q);
+
+/** How far `q` lies outside `limit`, in radians (0 when within, NULL or
+ *  CIK_LIMIT_NONE): the largest of the twist (or hinge angle) beyond its
+ *  range and the swing beyond the cone (for a hinge, any rotation off its
+ *  axis). */
+CIK_API float cik_limit_excess(const cik_limit *limit, cik_quat q);
+
 /** Forward kinematics of a chain in array-of-structs form (no batch needed). */
 CIK_API cik_status cik_chain_forward(const cik_chain *chain, cik_vec3 *joint_positions,
                                      cik_vec3 *effector);

@@ -358,12 +358,12 @@ CIK_API cik_status cik_foot_crowd_frame_plan_init(cik_foot_frame_plan *plan, cik
  *  Allocates nothing, takes no lock. */
 CIK_API cik_status cik_foot_crowd_frame_range(const cik_foot_frame_plan *plan, int begin, int end);
 
-/** Applies a joint limit to a local rotation exactly as the solver does
- *  (docs/solver.md); a rotation already within the limit is returned as it
- *  is. The limit's axis need not be unit length. */
+/** Deprecated: cik_limit_apply (crowdik.h), under its former name; kept for
+ *  one minor version. */
 CIK_API cik_quat cik_foot_apply_limit(const cik_limit *limit, cik_quat q);
 
-/** How far `q` lies outside `limit`, in radians (0 when within). */
+/** Deprecated: cik_limit_excess (crowdik.h), under its former name; kept for
+ *  one minor version. */
 CIK_API float cik_foot_limit_excess(const cik_limit *limit, cik_quat q);
 
 #ifdef __cplusplus

@@ -83,72 +83,6 @@ static cik_status check_options(const cik_foot_options *o)
 static int vec_finite(cik_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 /* ------------------------------------------------------------------------ */
-/* Limits, as docs/solver.md                                                */
-
-static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
-
-float cik_foot_limit_excess(const cik_limit *l, cik_quat q)
-{
-    if (!l || l->type == CIK_LIMIT_NONE) return 0.0f;
-    if (q.w < 0.0f) q = fm_q(-q.x, -q.y, -q.z, -q.w);
-    cik_vec3 axis = fm_norm(l->axis);
-    float s = q.x * axis.x + q.y * axis.y + q.z * axis.z;
-    if (l->type == CIK_LIMIT_HINGE) {
-        float angle = 2.0f * atan2f(s, q.w);
-        cik_vec3 off = fm_sub(fm_v(q.x, q.y, q.z), fm_scale(axis, s));
-        float e = 2.0f * asinf(clampf(fm_len(off), 0.0f, 1.0f));
-        if (angle > l->max_angle && angle - l->max_angle > e) e = angle - l->max_angle;
-        if (angle < l->min_angle && l->min_angle - angle > e) e = l->min_angle - angle;
-        return e;
-    }
-    cik_quat twist = fm_q(axis.x * s, axis.y * s, axis.z * s, q.w);
-    float tn = sqrtf(twist.x * twist.x + twist.y * twist.y + twist.z * twist.z + twist.w * twist.w);
-    twist = tn > 1e-12f ? fm_q(twist.x / tn, twist.y / tn, twist.z / tn, twist.w / tn)
-                        : fm_q(0, 0, 0, 1);
-    cik_quat swing = fm_qmul(q, fm_qconj(twist));
-    float tangle = 2.0f * atan2f(twist.x * axis.x + twist.y * axis.y + twist.z * axis.z, twist.w);
-    float sangle = 2.0f * acosf(clampf(fabsf(swing.w), 0.0f, 1.0f));
-    float e = 0.0f;
-    if (tangle > l->max_angle) e = tangle - l->max_angle;
-    if (tangle < l->min_angle) e = l->min_angle - tangle;
-    if (sangle - l->swing_max > e) e = sangle - l->swing_max;
-    return e;
-}
-
-cik_quat cik_foot_apply_limit(const cik_limit *l, cik_quat q)
-{
-    if (!l || l->type == CIK_LIMIT_NONE) return q;
-    cik_quat in = q;
-    if (q.w < 0.0f) q = fm_q(-q.x, -q.y, -q.z, -q.w);
-    cik_vec3 axis = fm_norm(l->axis);
-    float s = q.x * axis.x + q.y * axis.y + q.z * axis.z;
-    if (l->type == CIK_LIMIT_HINGE) {
-        float angle = 2.0f * atan2f(s, q.w);
-        cik_vec3 off = fm_sub(fm_v(q.x, q.y, q.z), fm_scale(axis, s));
-        if (fm_len(off) <= 1e-6f && angle >= l->min_angle && angle <= l->max_angle) return in;
-        return fm_angle_axis(clampf(angle, l->min_angle, l->max_angle), axis);
-    }
-    cik_quat twist = fm_q(axis.x * s, axis.y * s, axis.z * s, q.w);
-    float tn = sqrtf(twist.x * twist.x + twist.y * twist.y + twist.z * twist.z + twist.w * twist.w);
-    twist = tn > 1e-12f ? fm_q(twist.x / tn, twist.y / tn, twist.z / tn, twist.w / tn)
-                        : fm_q(0, 0, 0, 1);
-    cik_quat swing = fm_qmul(q, fm_qconj(twist));
-    if (swing.w < 0.0f) swing = fm_q(-swing.x, -swing.y, -swing.z, -swing.w);
-    float tangle = 2.0f * atan2f(twist.x * axis.x + twist.y * axis.y + twist.z * axis.z, twist.w);
-    float sangle = 2.0f * acosf(clampf(swing.w, 0.0f, 1.0f));
-    int twist_ok = tangle >= l->min_angle && tangle <= l->max_angle;
-    int swing_ok = sangle <= l->swing_max;
-    if (twist_ok && swing_ok) return in;
-    if (!twist_ok) twist = fm_angle_axis(clampf(tangle, l->min_angle, l->max_angle), axis);
-    if (!swing_ok) {
-        cik_vec3 sa = fm_v(swing.x, swing.y, swing.z);
-        float n = fm_len(sa);
-        if (n > 1e-12f) swing = fm_angle_axis(l->swing_max, fm_scale(sa, 1.0f / n));
-    }
-    return fm_qnorm(fm_qmul(swing, twist));
-}
-
-/* ------------------------------------------------------------------------ */
 /* Creation                                                                 */
 
 static cik_status leg_chain(const cik_foot_leg *leg, cik_chain *c)
@@ -193,25 +127,20 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
     }
     k[LEG_AH][f] = l->ankle_height;
     k[LEG_REACH][f] = fm_len(l->thigh) + fm_len(l->shin);
-    fm_limit lim[3];
+    /* the limits as the batch prepared them (install_legs set the leg's
+     * chain first): one preparation, one layout for the CCD and foot kernels */
     for (int j = 0; j < 3; ++j) {
-        lim[j] = fm_limit_prepare(&l->limit[j]);
         float *const *L = k + LEG_LIMIT + LIMIT_COUNT * j;
-        L[LIMIT_TYPE][f] = (float)lim[j].type;
-        L[LIMIT_AX][f] = lim[j].axis.x;
-        L[LIMIT_AY][f] = lim[j].axis.y;
-        L[LIMIT_AZ][f] = lim[j].axis.z;
-        L[LIMIT_CMIN][f] = lim[j].cmin;
-        L[LIMIT_SMIN][f] = lim[j].smin;
-        L[LIMIT_CMAX][f] = lim[j].cmax;
-        L[LIMIT_SMAX][f] = lim[j].smax;
-        L[LIMIT_CSWING][f] = lim[j].cswing;
-        L[LIMIT_SSWING][f] = lim[j].sswing;
+        static const int from[LIMIT_COUNT] = {CIK__LTYPE, CIK__AX, CIK__AY, CIK__AZ, CIK__SMIN,
+                                              CIK__CMIN, CIK__SMAX, CIK__CMAX, CIK__SSWING, CIK__CSWING};
+        for (int m = 0; m < LIMIT_COUNT; ++m) L[m][f] = cik__joint_stream(cr->batch, j, from[m])[f];
     }
     float kA = 0.0f, kB = 0.0f, kC = 0.0f, kM = 0.0f, kts = 0.0f, cphi = 1.0f, sphi = 0.0f;
     int hinge = l->limit[1].type == CIK_LIMIT_HINGE;
     if (hinge) {
-        cik_vec3 a = lim[1].axis, t = l->thigh, sv = l->shin;
+        cik_vec3 a = {cik__joint_stream(cr->batch, 1, CIK__AX)[f], cik__joint_stream(cr->batch, 1, CIK__AY)[f],
+                      cik__joint_stream(cr->batch, 1, CIK__AZ)[f]};
+        cik_vec3 t = l->thigh, sv = l->shin;
         cik_vec3 spar = fm_scale(a, fm_dot(a, sv));
         cik_vec3 sperp = fm_sub(sv, spar);
         kC = fm_dot(t, spar);

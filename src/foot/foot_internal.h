@@ -67,11 +67,13 @@ enum {
     GATHER_PUP0, GATHER_PUP1, GATHER_QDN0, GATHER_QDN1
 };
 
-/* A prepared limit (fm_limit): type as a float, unit axis, cos and sin of
- * the half bounds. */
+/* A prepared limit: the batch's own (internal.h's joint streams CIK__LTYPE
+ * to CIK__CSWING without the raw angles), copied from the crowd's batch when
+ * the legs are set: type as a float, unit axis, sin then cos of half of
+ * min_angle, max_angle and swing_max (vec_math.h's lane_limit). */
 enum {
-    LIMIT_TYPE, LIMIT_AX, LIMIT_AY, LIMIT_AZ, LIMIT_CMIN, LIMIT_SMIN, LIMIT_CMAX, LIMIT_SMAX,
-    LIMIT_CSWING, LIMIT_SSWING, LIMIT_COUNT
+    LIMIT_TYPE, LIMIT_AX, LIMIT_AY, LIMIT_AZ, LIMIT_SMIN, LIMIT_CMIN, LIMIT_SMAX, LIMIT_CMAX,
+    LIMIT_SSWING, LIMIT_CSWING, LIMIT_COUNT
 };
 
 /* Per-foot leg constants (one float per foot, set with the legs). */

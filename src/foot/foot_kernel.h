@@ -92,9 +92,10 @@ CIK_INLINE vq q_norm(vq q)
     return q4(v_sel(ok, v_mul(q.x, k), z), v_sel(ok, v_mul(q.y, k), z), v_sel(ok, v_mul(q.z, k), z),
               v_sel(ok, v_mul(q.w, k), v_set1(1.0f)));
 }
-/* The shortest arc taking unit a onto unit b; a half turn about a
- * perpendicular axis (a x X, or a x Y when a is near X) when opposite. */
-CIK_INLINE vq q_arc(v3 a, v3 b)
+/* The shortest arc taking unit a onto unit b, any pair: a half turn about a
+ * perpendicular axis (a x X, or a x Y when a is near X) when opposite
+ * (unlike the CCD kernel's q_arc, whose callers handle the half turn). */
+CIK_INLINE vq q_arc_any(v3 a, v3 b)
 {
     vf d = v3_dot(a, b);
     v3 x = v3_cross(a, b);
@@ -118,58 +119,19 @@ CIK_INLINE vq q_nlerp(vq a, vq b, vf t)
                      v_add(a.z, v_fnma(a.z, t, v_mul(b.z, s))), v_add(a.w, v_fnma(a.w, t, v_mul(b.w, s)))));
 }
 
-/* cik_foot_apply_limit (crowd.c: the same cases, the same results up to
- * rounding) without transcendental functions, for the prepared limits at
- * k[base + LIMIT_*] (foot_math.h's fm_limit), none, hinge or swing-twist per
- * lane. Angles compare by their half-angle unit vectors: a rotation (axis
- * sin h, cos h) with cos h >= 0 is within a bound b exactly when s cos(b/2)
- * - w sin(b/2) <= 0, a swing by |swing.w| >= cos(swing_max / 2); a clamped
- * rotation is the bound's own (sin, cos). Within the limit the input comes
- * back as it is. */
-CIK_INLINE vq apply_limit(const cik__foot_consts *k, int base, int i, vq in)
+/* SPEC joint limits (vec_math.h's limit_clamp, the CCD kernel's) for the
+ * prepared limit at k[base + LIMIT_*], none, hinge or swing-twist per lane. */
+CIK_INLINE vq apply_limit(const cik__foot_consts *k, int base, int i, vq q)
 {
     vf type = kld(k, base + LIMIT_TYPE, i);
-    vm none = v_eq(type, v_set1((float)CIK_LIMIT_NONE));
-    if (w_all(none)) return in;
     vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
-    vf z = v_set1(0.0f), one = v_set1(1.0f);
-    vq q = q_sel(v_lt(in.w, z), q_neg(in), in);
-    v3 axis = kv3(k, base + LIMIT_AX, i);
-    vf s = v_fma(q.x, axis.x, v_fma(q.y, axis.y, v_mul(q.z, axis.z)));
-    /* the twist (s, w) normalised; none (angle 0) when it vanishes */
-    vf tn2 = v_fma(s, s, v_mul(q.w, q.w));
-    vm tok = v_gt(tn2, v_set1(1e-24f));
-    vf tk = v_rsqrt(v_max(tn2, v_set1(K_TINY)));
-    vf ts = v_sel(tok, v_mul(s, tk), z), tw = v_sel(tok, v_mul(q.w, tk), one);
-    vf cmax = kld(k, base + LIMIT_CMAX, i), smax = kld(k, base + LIMIT_SMAX, i);
-    vf cmin = kld(k, base + LIMIT_CMIN, i), smin = kld(k, base + LIMIT_SMIN, i);
-    vm above = v_gt(v_fnma(tw, smax, v_mul(ts, cmax)), z);
-    vm below = w_andnot(v_lt(v_fnma(tw, smin, v_mul(ts, cmin)), z), above);
-    vm inside = w_not(w_or(above, below));
-    vf cs = v_sel(above, smax, v_sel(below, smin, ts)), cc = v_sel(above, cmax, v_sel(below, cmin, tw));
-    vq twist = q4(v_mul(axis.x, cs), v_mul(axis.y, cs), v_mul(axis.z, cs), cc);
-    vq out = in;
-    if (w_any(hinge)) {
-        v3 off = v3_of(v_fnma(axis.x, s, q.x), v_fnma(axis.y, s, q.y), v_fnma(axis.z, s, q.z));
-        vm keep = w_and(v_le(v3_dot(off, off), v_set1(1e-12f)), inside);
-        out = q_sel(hinge, q_sel(keep, in, twist), out);
-    }
-    vm swing_twist = w_not(w_or(none, hinge));
-    if (w_any(swing_twist)) {
-        vq tq = q4(v_mul(axis.x, ts), v_mul(axis.y, ts), v_mul(axis.z, ts), tw);
-        vq swing = q_mul(q, q_conj(tq));
-        swing = q_sel(v_lt(swing.w, z), q_neg(swing), swing);
-        vf cswing = kld(k, base + LIMIT_CSWING, i);
-        vm swing_ok = v_ge(swing.w, cswing);
-        vf n2 = v_fma(swing.x, swing.x, v_fma(swing.y, swing.y, v_mul(swing.z, swing.z)));
-        vm clamp = w_andnot(v_gt(n2, v_set1(1e-24f)), swing_ok);
-        vf sk = v_mul(kld(k, base + LIMIT_SSWING, i), v_rsqrt(v_max(n2, v_set1(K_TINY))));
-        swing = q_sel(clamp, q4(v_mul(swing.x, sk), v_mul(swing.y, sk), v_mul(swing.z, sk), cswing), swing);
-        vq limited = q_norm(q_mul(swing, twist));
-        vm keep = w_and(inside, swing_ok);
-        out = q_sel(swing_twist, q_sel(keep, in, limited), out);
-    }
-    return out;
+    vm swing_twist = v_eq(type, v_set1((float)CIK_LIMIT_SWING_TWIST));
+    if (!w_any(w_or(hinge, swing_twist))) return q;
+    lane_limit l = {kv3(k, base + LIMIT_AX, i),
+                    kld(k, base + LIMIT_SMIN, i), kld(k, base + LIMIT_CMIN, i),
+                    kld(k, base + LIMIT_SMAX, i), kld(k, base + LIMIT_CMAX, i),
+                    kld(k, base + LIMIT_SSWING, i), kld(k, base + LIMIT_CSWING, i)};
+    return limit_clamp(hinge, swing_twist, &l, q);
 }
 
 /* Stage 1: forward kinematics of the animation: the animated ankle (the
@@ -285,7 +247,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * on the ground normal, blended by the weight */
         vq af = q_ld(cF, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i);
         v3 sole = q_rotate(af, kv3(K, LEG_SOLEX, i));
-        vq df = q_sel(v_gt(w, z), q_mul(q_arc(sole, n), af), af);
+        vq df = q_sel(v_gt(w, z), q_mul(q_arc_any(sole, n), af), af);
         df = q_sel(v_lt(w, one), q_nlerp(af, df, w), df);
         q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* pelvis: what this foot needs beyond the leg's comfortable reach
@@ -319,7 +281,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
  * current angle on a tie. Angles are half-angle unit vectors (sin(k/2),
  * cos(k/2)) with cos(k/2) >= 0: cos k and sin k of the solutions follow from
  * the angle-sum identities, the half angle from cos k, limits compare as in
- * apply_limit, and of two angles the one nearer the current angle (cur_s,
+ * vec_math.h's clamp_about_axis, and of two angles the one nearer the current angle (cur_s,
  * cur_c) has the larger cos of half the difference. The mask says where the
  * result differs from the current angle by more than 1e-6 rad (and the knee
  * has a solution). */
@@ -433,7 +395,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                     v3 el = q_rotate(w0, v3_add(thigh, q_rotate(q[1], shin)));
                     vf el2 = v3_dot(el, el), bl2 = v3_dot(v, v);
                     vm ok = w_and(seed, w_and(v_gt(el2, v_set1(1e-12f)), v_gt(bl2, v_set1(1e-12f))));
-                    vq turn = q_arc(v3_scale(el, v_rsqrt(v_max(el2, v_set1(K_TINY)))),
+                    vq turn = q_arc_any(v3_scale(el, v_rsqrt(v_max(el2, v_set1(K_TINY)))),
                                     v3_scale(v, v_rsqrt(v_max(bl2, v_set1(K_TINY)))));
                     ok = w_andnot(ok, v_gt(turn.w, v_set1(0.9999999f)));
                     if (w_any(ok)) {

@@ -59,40 +59,4 @@ static inline cik_quat fm_angle_axis(float angle, cik_vec3 axis)
     float s = sinf(0.5f * angle);
     return fm_q(a.x * s, a.y * s, a.z * s, cosf(0.5f * angle));
 }
-/* ------------------------------------------------------------------------ */
-/* Joint limits without transcendental functions                            */
-
-/* A joint limit prepared once (when the legs are set) so that applying it
- * per frame takes only products and square roots. Angles are compared by
- * their half-angle unit vectors: a rotation (axis sin(h), cos(h)) with
- * cos(h) >= 0 has h = atan2(s, w) in [-pi/2, pi/2], and for a bound b in the
- * same range h <= b exactly when sin(h - b) = s cos(b) - w sin(b) <= 0, so
- * no atan2 is needed; the clamped rotations are the bounds' own (sin, cos),
- * computed here once (foot_kernel.h applies them). */
-typedef struct fm_limit {
-    int type;
-    cik_vec3 axis; /* unit */
-    /* cos and sin of min_angle / 2 and max_angle / 2; a bound at +-pi is
-     * (0, -+1) so that it is always met */
-    float cmin, smin, cmax, smax;
-    /* cos and sin of swing_max / 2 */
-    float cswing, sswing;
-} fm_limit;
-
-static inline fm_limit fm_limit_prepare(const cik_limit *l)
-{
-    fm_limit p;
-    p.type = l->type;
-    p.axis = fm_norm(l->axis);
-    p.cmin = cosf(0.5f * l->min_angle);
-    p.smin = sinf(0.5f * l->min_angle);
-    p.cmax = cosf(0.5f * l->max_angle);
-    p.smax = sinf(0.5f * l->max_angle);
-    if (!(l->min_angle > -3.14159f)) p.cmin = 0.0f, p.smin = -1.0f;
-    if (!(l->max_angle < 3.14159f)) p.cmax = 0.0f, p.smax = 1.0f;
-    p.cswing = cosf(0.5f * l->swing_max);
-    p.sswing = sinf(0.5f * l->swing_max);
-    return p;
-}
-
 #endif

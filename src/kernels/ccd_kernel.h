@@ -53,13 +53,6 @@ CIK_INLINE vq q_conj_mul(vq a, vq b)
     vq na = {v_neg(a.x), v_neg(a.y), v_neg(a.z), a.w};
     return q_mul(na, b);
 }
-CIK_INLINE vq q_normalize(vq a)
-{
-    vf n2 = v_fma(a.x, a.x, v_fma(a.y, a.y, v_fma(a.z, a.z, v_mul(a.w, a.w))));
-    vf inv = v_rsqrt(v_max(n2, v_set1(K_TINY)));
-    vq r = {v_mul(a.x, inv), v_mul(a.y, inv), v_mul(a.z, inv), v_mul(a.w, inv)};
-    return r;
-}
 /* A half turn about a unit axis. */
 CIK_INLINE vq q_half_turn(v3 axis)
 {
@@ -134,75 +127,18 @@ CIK_INLINE void forward_from(group *g, int j, int all)
     g->E = v3_add(g->P[g->joints - 1], q_rotate(g->W[g->joints - 1], g->eff));
 }
 
-/* Clamps a unit half-angle pair (s, c) = (sin h, cos h), c >= 0, to the
- * range whose half-angle sines and cosines are given, and returns the
- * rotation (axis * s, c). h > phi <=> sin(h - phi) = s cos(phi) - c sin(phi)
- * > 0, valid because both half-angles lie in [-pi/2, pi/2]. Comparing s with
- * sin(phi) instead would fail near +-pi/2, where sin is flat. */
-CIK_INLINE vq clamp_about_axis(vf s, vf c, v3 axis, vf smin, vf cmin, vf smax, vf cmax)
-{
-    vm above = v_gt(v_fnma(c, smax, v_mul(s, cmax)), v_set1(0.0f));
-    vm below = v_lt(v_fnma(c, smin, v_mul(s, cmin)), v_set1(0.0f));
-    s = v_sel(above, smax, v_sel(below, smin, s));
-    c = v_sel(above, cmax, v_sel(below, cmin, c));
-    vq r = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), c};
-    return r;
-}
-
-/* (s, c) / |(s, c)|, or (0, 1) where it has no length (atan2(0, 0) = 0). */
-CIK_INLINE void normalize_pair(vf *s, vf *c)
-{
-    vf n2 = v_fma(*s, *s, v_mul(*c, *c));
-    vm zero = v_lt(n2, v_set1(K_TINY));
-    vf inv = v_rsqrt(v_max(n2, v_set1(K_TINY)));
-    *s = v_sel(zero, v_set1(0.0f), v_mul(*s, inv));
-    *c = v_sel(zero, v_set1(1.0f), v_mul(*c, inv));
-}
-
-/* SPEC joint limits on a local rotation, per lane by the lane's limit type. */
+/* SPEC joint limits on a local rotation, per lane by the lane's limit type:
+ * the batch's prepared limit of joint j through vec_math.h's clamp. */
 CIK_INLINE vq apply_limit(const group *g, int j, vq q)
 {
     vf type = jload(g, j, CIK__LTYPE);
     vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
     vm swing_twist = v_eq(type, v_set1((float)CIK_LIMIT_SWING_TWIST));
-    vm limited = w_or(hinge, swing_twist);
-    if (!w_any(limited)) return q;
-
-    /* Only limited lanes are flipped to w >= 0: an unlimited joint keeps its
-     * sign whatever its neighbours in the group are (as in the reference). */
-    const vq unflipped = q;
-    vm flip = v_lt(q.w, v_set1(0.0f));
-    vq nq = {v_neg(q.x), v_neg(q.y), v_neg(q.z), v_neg(q.w)};
-    q = q_sel(flip, nq, q);
-    v3 axis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
-    vf smin = jload(g, j, CIK__SMIN), cmin = jload(g, j, CIK__CMIN);
-    vf smax = jload(g, j, CIK__SMAX), cmax = jload(g, j, CIK__CMAX);
-    v3 u = {q.x, q.y, q.z};
-    vf s = v3_dot(u, axis), c = q.w;
-    normalize_pair(&s, &c);
-    vq out = q;
-    if (w_any(hinge)) out = q_sel(hinge, clamp_about_axis(s, c, axis, smin, cmin, smax, cmax), out);
-    if (w_any(swing_twist)) {
-        /* q = swing * twist, twist = (axis s, c) normalised */
-        vq twist = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), c};
-        vq conj_twist = {v_neg(twist.x), v_neg(twist.y), v_neg(twist.z), twist.w};
-        vq swing = q_mul(q, conj_twist);
-        twist = clamp_about_axis(s, c, axis, smin, cmin, smax, cmax);
-        /* swing half-angle atan2(|swing.xyz|, swing.w) > swing_max / 2, by
-         * the same sign test (swing.w >= 0 since q.w and twist.w are). */
-        v3 sv = {swing.x, swing.y, swing.z};
-        vf len2 = v3_dot(sv, sv);
-        vf inv = v_rsqrt(v_max(len2, v_set1(K_TINY)));
-        vf len = v_mul(len2, inv);
-        vf ssw = jload(g, j, CIK__SSWING), csw = jload(g, j, CIK__CSWING);
-        vm over = w_and(v_gt(v_fnma(swing.w, ssw, v_mul(len, csw)), v_set1(0.0f)),
-                        v_gt(len2, v_set1(0.0f)));
-        vf k = v_mul(inv, ssw);
-        vq clamped = {v_mul(sv.x, k), v_mul(sv.y, k), v_mul(sv.z, k), csw};
-        swing = q_sel(over, clamped, swing);
-        out = q_sel(swing_twist, q_normalize(q_mul(swing, twist)), out);
-    }
-    return q_sel(limited, out, unflipped);
+    if (!w_any(w_or(hinge, swing_twist))) return q;
+    lane_limit l = {{jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)},
+                    jload(g, j, CIK__SMIN), jload(g, j, CIK__CMIN), jload(g, j, CIK__SMAX),
+                    jload(g, j, CIK__CMAX), jload(g, j, CIK__SSWING), jload(g, j, CIK__CSWING)};
+    return limit_clamp(hinge, swing_twist, &l, q);
 }
 
 /* The sanitizer build keeps the joint update out of line: inlined at its
