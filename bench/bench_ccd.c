@@ -23,6 +23,7 @@
 #include "crowdik/crowdik.h"
 #include "bench_foot.h"
 #include "bench_peers.h"
+#include "bench_timing.h"
 #include "shim.h"
 #include "textbook.h"
 #include "workloads.h"
@@ -43,13 +44,6 @@
  * noise next to a solve of this size): cpu_ns_per_chain, which a busy
  * machine's preemption does not inflate. */
 #define CPU_CLOCK_MIN_CHAINS 4096
-
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct bench_case {
     wl_kind kind;
@@ -158,6 +152,39 @@ static void report(cikb_state *s, int chains, int joints, int64_t iterations, do
     cikb_counter(s, "converged", converged, CIKB_PLAIN);
 }
 
+/* The timed steps (bench_timing.h): the textbook from its start pose, and
+ * cik_solve from the batch's. */
+typedef struct tb_run {
+    tb_set *set;
+    float dead_zone;
+} tb_run;
+
+static void tb_run_setup(void *ctx) { tb_reset(((tb_run *)ctx)->set); }
+
+static int tb_run_step(void *ctx)
+{
+    tb_run *r = (tb_run *)ctx;
+    tb_solve(r->set, THRESHOLD, PASSES, r->dead_zone);
+    return 0;
+}
+
+typedef struct solve_run {
+    cik_batch *batch;
+    const cik_options *options;
+} solve_run;
+
+static void solve_run_setup(void *ctx)
+{
+    (void)ctx;
+    pose_restore();
+}
+
+static int solve_run_step(void *ctx)
+{
+    solve_run *r = (solve_run *)ctx;
+    return cik_solve(r->batch, r->options) != CIK_OK;
+}
+
 static void bm_ccd(cikb_state *s)
 {
     const bench_case *bc = cikb_user(s);
@@ -175,17 +202,9 @@ static void bm_ccd(cikb_state *s)
 
     if (textbook) {
         float dead_zone = bc->solver == SOLVER_TEXTBOOK ? TB_CLASSIC_DEAD_ZONE : 2.0f;
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                tb_reset(f->textbook);
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                tb_solve(f->textbook, THRESHOLD, PASSES, dead_zone);
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
+        tb_run run = {f->textbook, dead_zone};
+        cikb_timed t = {tb_run_setup, tb_run_step, &run, cpu_clock};
+        cikb_run_timed(s, &t, &seconds, &cpu_seconds);
         long passes = 0, conv = 0;
         for (int i = 0; i < chains; ++i) {
             int p, c;
@@ -201,18 +220,9 @@ static void bm_ccd(cikb_state *s)
         o.max_iterations = PASSES;
         o.backend = (cik_backend)bc->solver;
         o.threads = threads;
-        int failed = 0;
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                pose_restore();
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                failed |= cik_solve(f->batch, &o) != CIK_OK;
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
+        solve_run run = {f->batch, &o};
+        cikb_timed t = {solve_run_setup, solve_run_step, &run, cpu_clock};
+        int failed = cikb_run_timed(s, &t, &seconds, &cpu_seconds);
         if (failed) {
             cikb_skip_with_error(s, "cik_solve refused");
             return;

@@ -26,6 +26,7 @@
 #include "peer_chain.h"
 #include "peer_godot.h"
 #include "peer_threejs.h"
+#include "bench_timing.h"
 #include "shim.h"
 #include "two_bone.h"
 #include "workloads.h"
@@ -42,13 +43,6 @@
  * clock is read around each solve too (cpu_ns_per_chain), which a busy
  * machine's preemption does not inflate. */
 #define CPU_CLOCK_MIN_CHAINS 4096
-
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef enum peer_solver { PEER_THREEJS, PEER_GODOT, PEER_TWO_BONE, PEER_CROWDIK, PEER_CROWDIK_PLAIN } peer_solver;
 
@@ -184,6 +178,29 @@ static void solve_all(peer_solver solver)
     }
 }
 
+/* The timed steps (bench_timing.h): crowdik's cik_solve from the batch's
+ * start pose (ctx: the options), a peer's solve from the chains' (ctx: the
+ * peer_solver). */
+static void crowdik_setup(void *ctx)
+{
+    (void)ctx;
+    batch_restore();
+}
+
+static int crowdik_step(void *ctx) { return cik_solve(pf.batch, (const cik_options *)ctx) != CIK_OK; }
+
+static void peer_setup(void *ctx)
+{
+    (void)ctx;
+    memcpy(pf.work, pf.start, sizeof(cik_chain) * (size_t)pf.chains);
+}
+
+static int peer_step(void *ctx)
+{
+    solve_all(*(const peer_solver *)ctx);
+    return 0;
+}
+
 static void bm_peer(cikb_state *s)
 {
     const peer_case *pc = cikb_user(s);
@@ -201,18 +218,8 @@ static void bm_peer(cikb_state *s)
         o.threshold = THRESHOLD;
         o.max_iterations = PASSES;
         o.threads = 1;
-        int failed = 0;
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                batch_restore();
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                failed |= cik_solve(pf.batch, &o) != CIK_OK;
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
+        cikb_timed t = {crowdik_setup, crowdik_step, &o, cpu_clock};
+        int failed = cikb_run_timed(s, &t, &seconds, &cpu_seconds);
         if (failed) {
             cikb_skip_with_error(s, "cik_solve refused");
             return;
@@ -222,17 +229,9 @@ static void bm_peer(cikb_state *s)
         mean_passes = st.mean_passes;
         converged = st.chains ? (double)st.converged / st.chains : 0.0;
     } else {
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                memcpy(pf.work, pf.start, sizeof(cik_chain) * (size_t)chains);
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                solve_all(pc->solver);
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
+        peer_solver solver = pc->solver;
+        cikb_timed t = {peer_setup, peer_step, &solver, cpu_clock};
+        cikb_run_timed(s, &t, &seconds, &cpu_seconds);
         long passes = 0, conv = 0;
         for (int i = 0; i < chains; ++i) {
             peer_pose w;

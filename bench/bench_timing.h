@@ -1,0 +1,57 @@
+/*
+ * The manually timed loop the benchmarks share (bench_ccd.c, bench_peers.c,
+ * bench_foot.c): per iteration an untimed step that sets the input up again,
+ * then the timed step; wall time (and, where asked, the calling thread's CPU
+ * time) summed over the timed steps only, and each batch's share handed to
+ * Google Benchmark with cikb_set_iteration_time.
+ *
+ * Static inline with the steps passed as pointers to functions of the
+ * caller's file: the compiler sees them at the call and inlines them, so
+ * the timed region holds the same code as a loop written out by hand.
+ */
+#ifndef CROWDIK_BENCH_TIMING_H
+#define CROWDIK_BENCH_TIMING_H
+
+#include "shim.h"
+#include "workloads.h"
+
+#include <time.h>
+
+/* The calling thread's CPU clock in seconds (a system call of about 0.3 us):
+ * preemption on a busy machine does not inflate it. */
+static inline double cikb_thread_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct cikb_timed {
+    void (*setup)(void *ctx); /* untimed, before each timed step; may be NULL */
+    int (*step)(void *ctx);   /* timed; nonzero when the call it times refused */
+    void *ctx;
+    int cpu_clock;            /* read the thread's CPU clock around each step too */
+} cikb_timed;
+
+/* Runs Google Benchmark's batches of `t`, adding the timed steps' wall time
+ * to *seconds and their CPU time to *cpu_seconds (when t->cpu_clock).
+ * Returns nonzero when any step did. */
+static inline int cikb_run_timed(cikb_state *s, const cikb_timed *t, double *seconds,
+                                 double *cpu_seconds)
+{
+    int failed = 0;
+    for (int64_t n; (n = cikb_batch(s)) > 0;) {
+        double batch_start = *seconds;
+        for (int64_t i = 0; i < n; ++i) {
+            if (t->setup) t->setup(t->ctx);
+            double c0 = t->cpu_clock ? cikb_thread_cpu_now() : 0.0, t0 = wl_now();
+            failed |= t->step(t->ctx);
+            *seconds += wl_now() - t0;
+            if (t->cpu_clock) *cpu_seconds += cikb_thread_cpu_now() - c0;
+        }
+        cikb_set_iteration_time(s, *seconds - batch_start);
+    }
+    return failed;
+}
+
+#endif
