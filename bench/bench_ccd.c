@@ -152,8 +152,7 @@ static void report(cikb_state *s, int chains, int joints, int64_t iterations, do
     cikb_counter(s, "converged", converged, CIKB_PLAIN);
 }
 
-/* The timed steps (bench_timing.h): the textbook from its start pose, and
- * cik_solve from the batch's. */
+/* The textbook's timed step (bench_timing.h), from its start pose. */
 typedef struct tb_run {
     tb_set *set;
     float dead_zone;
@@ -166,23 +165,6 @@ static int tb_run_step(void *ctx)
     tb_run *r = (tb_run *)ctx;
     tb_solve(r->set, THRESHOLD, PASSES, r->dead_zone);
     return 0;
-}
-
-typedef struct solve_run {
-    cik_batch *batch;
-    const cik_options *options;
-} solve_run;
-
-static void solve_run_setup(void *ctx)
-{
-    (void)ctx;
-    pose_restore();
-}
-
-static int solve_run_step(void *ctx)
-{
-    solve_run *r = (solve_run *)ctx;
-    return cik_solve(r->batch, r->options) != CIK_OK;
 }
 
 static void bm_ccd(cikb_state *s)
@@ -220,17 +202,9 @@ static void bm_ccd(cikb_state *s)
         o.max_iterations = PASSES;
         o.backend = (cik_backend)bc->solver;
         o.threads = threads;
-        solve_run run = {f->batch, &o};
-        cikb_timed t = {solve_run_setup, solve_run_step, &run, cpu_clock};
-        int failed = cikb_run_timed(s, &t, &seconds, &cpu_seconds);
-        if (failed) {
-            cikb_skip_with_error(s, "cik_solve refused");
+        if (cikb_run_solve(s, f->batch, &o, pose_restore, cpu_clock, f->scratch, &seconds, &cpu_seconds,
+                           &mean_passes, &converged))
             return;
-        }
-        wl_stats st;
-        wl_collect(f->batch, &st, f->scratch);
-        mean_passes = st.mean_passes;
-        converged = st.chains ? (double)st.converged / st.chains : 0.0;
     }
     report(s, chains, J, cikb_iterations(s), seconds, cpu_seconds, mean_passes, converged);
 }

@@ -178,17 +178,8 @@ static void solve_all(peer_solver solver)
     }
 }
 
-/* The timed steps (bench_timing.h): crowdik's cik_solve from the batch's
- * start pose (ctx: the options), a peer's solve from the chains' (ctx: the
- * peer_solver). */
-static void crowdik_setup(void *ctx)
-{
-    (void)ctx;
-    batch_restore();
-}
-
-static int crowdik_step(void *ctx) { return cik_solve(pf.batch, (const cik_options *)ctx) != CIK_OK; }
-
+/* A peer's timed step (bench_timing.h), from the chains' start pose (ctx:
+ * the peer_solver). */
 static void peer_setup(void *ctx)
 {
     (void)ctx;
@@ -218,16 +209,9 @@ static void bm_peer(cikb_state *s)
         o.threshold = THRESHOLD;
         o.max_iterations = PASSES;
         o.threads = 1;
-        cikb_timed t = {crowdik_setup, crowdik_step, &o, cpu_clock};
-        int failed = cikb_run_timed(s, &t, &seconds, &cpu_seconds);
-        if (failed) {
-            cikb_skip_with_error(s, "cik_solve refused");
+        if (cikb_run_solve(s, pf.batch, &o, batch_restore, cpu_clock, pf.scratch, &seconds, &cpu_seconds,
+                           &mean_passes, &converged))
             return;
-        }
-        wl_stats st;
-        wl_collect(pf.batch, &st, pf.scratch);
-        mean_passes = st.mean_passes;
-        converged = st.chains ? (double)st.converged / st.chains : 0.0;
     } else {
         peer_solver solver = pc->solver;
         cikb_timed t = {peer_setup, peer_step, &solver, cpu_clock};

@@ -54,4 +54,40 @@ static inline int cikb_run_timed(cikb_state *s, const cikb_timed *t, double *sec
     return failed;
 }
 
+/* cik_solve timed as above, each time from the start pose that `restore`
+ * writes back. */
+typedef struct cikb_solve {
+    cik_batch *batch;
+    const cik_options *options;
+    void (*restore)(void);
+} cikb_solve;
+
+static inline void cikb_solve_setup(void *ctx) { ((cikb_solve *)ctx)->restore(); }
+
+static inline int cikb_solve_step(void *ctx)
+{
+    const cikb_solve *c = (const cikb_solve *)ctx;
+    return cik_solve(c->batch, c->options) != CIK_OK;
+}
+
+/* Times cik_solve of `batch` from `restore`'s start pose, then reads the
+ * batch's mean passes and its converged fraction (`scratch`: wl_collect's).
+ * Returns nonzero, the run skipped with an error, when cik_solve refused. */
+static inline int cikb_run_solve(cikb_state *s, cik_batch *batch, const cik_options *o, void (*restore)(void),
+                                 int cpu_clock, float *scratch, double *seconds, double *cpu_seconds,
+                                 double *mean_passes, double *converged)
+{
+    cikb_solve c = {batch, o, restore};
+    cikb_timed t = {cikb_solve_setup, cikb_solve_step, &c, cpu_clock};
+    if (cikb_run_timed(s, &t, seconds, cpu_seconds)) {
+        cikb_skip_with_error(s, "cik_solve refused");
+        return 1;
+    }
+    wl_stats st;
+    wl_collect(batch, &st, scratch);
+    *mean_passes = st.mean_passes;
+    *converged = st.chains ? (double)st.converged / st.chains : 0.0;
+    return 0;
+}
+
 #endif
