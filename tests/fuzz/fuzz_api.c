@@ -82,10 +82,8 @@ static float interesting(unsigned k)
         1e7f,  5e7f,   1e9f,  1e12f, 1e20f, 1e30f,  1e38f,  -1e38f,  1e-30f, 1e-38f,
         1.5f,  0.9f,   0.45f, 0.42f, 0.15f, -0.42f, 1.01f,  1.0104f, 1.0106f, 0.989f,
     };
-    const unsigned ns = sizeof special_bits / sizeof special_bits[0];
-    const unsigned np = sizeof plain / sizeof plain[0];
-    k %= ns + np;
-    return k < ns ? bits_to_float(special_bits[k]) : plain[k - ns];
+    return pick_value(k, special_bits, sizeof special_bits / sizeof special_bits[0], plain,
+                      sizeof plain / sizeof plain[0]);
 }
 
 /* A fuzzed float: mostly from the tables, sometimes raw bits. */

@@ -62,6 +62,15 @@ static inline float bits_to_float(uint32_t u)
     return f;
 }
 
+/* Entry k (mod the total) of two tables taken as one: the special bit
+ * patterns, then the plain values. */
+static inline float pick_value(unsigned k, const uint32_t *special_bits, size_t ns, const float *plain,
+                               size_t np)
+{
+    k %= (unsigned)(ns + np);
+    return k < ns ? bits_to_float(special_bits[k]) : plain[k - ns];
+}
+
 /* (x, y, z, w) normalised in double; the identity where it has no length. */
 static inline cik_quat unit_from(double x, double y, double z, double w)
 {

@@ -65,10 +65,8 @@ static float interesting(unsigned k)
         1e-12f, 3.0f, 10.0f, -10.0f, 100.0f, 1e3f, 1e4f, -1e4f, 1e6f, 1e9f, 1e12f, 1e20f, 1e30f, 1e38f,
         1e-30f, 1e-38f, 1.5f, 0.9f, 0.45f, 0.42f, -0.42f, -0.05f, 0.06f, 1.01f, 16777216.0f, 16777215.0f,
     };
-    const unsigned ns = sizeof special_bits / sizeof special_bits[0];
-    const unsigned np = sizeof plain / sizeof plain[0];
-    k %= ns + np;
-    return k < ns ? bits_to_float(special_bits[k]) : plain[k - ns];
+    return pick_value(k, special_bits, sizeof special_bits / sizeof special_bits[0], plain,
+                      sizeof plain / sizeof plain[0]);
 }
 
 /* A fuzzed float: mostly small ordinary values, sometimes the tables or
