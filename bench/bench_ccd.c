@@ -77,13 +77,7 @@ static void fixture_free(void)
 
 static void pose_restore(void)
 {
-    size_t n = (size_t)fx.chains, J = (size_t)fx.streams.joint_count;
-    for (size_t j = 0; j < J; ++j) {
-        memcpy(fx.streams.rotation_x[j], fx.start + (4 * j + 0) * n, sizeof(float) * n);
-        memcpy(fx.streams.rotation_y[j], fx.start + (4 * j + 1) * n, sizeof(float) * n);
-        memcpy(fx.streams.rotation_z[j], fx.start + (4 * j + 2) * n, sizeof(float) * n);
-        memcpy(fx.streams.rotation_w[j], fx.start + (4 * j + 3) * n, sizeof(float) * n);
-    }
+    cikb_rotations_copy(&fx.streams, (size_t)fx.chains, fx.start, 1);
 }
 
 /* The fixture for (kind, chains); NULL with `why` set on failure. */
@@ -109,13 +103,7 @@ static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const 
             fixture_free();
             return NULL;
         }
-        size_t n = (size_t)chains;
-        for (int j = 0; j < J; ++j) {
-            memcpy(fx.start + (4 * (size_t)j + 0) * n, fx.streams.rotation_x[j], sizeof(float) * n);
-            memcpy(fx.start + (4 * (size_t)j + 1) * n, fx.streams.rotation_y[j], sizeof(float) * n);
-            memcpy(fx.start + (4 * (size_t)j + 2) * n, fx.streams.rotation_z[j], sizeof(float) * n);
-            memcpy(fx.start + (4 * (size_t)j + 3) * n, fx.streams.rotation_w[j], sizeof(float) * n);
-        }
+        cikb_rotations_copy(&fx.streams, (size_t)chains, fx.start, 0);
         fx.kind = kind;
         fx.chains = chains;
     }

@@ -93,13 +93,7 @@ static void to_ankle_effector(cik_chain *c)
 
 static void batch_restore(void)
 {
-    size_t n = (size_t)pf.chains;
-    for (int j = 0; j < pf.streams.joint_count; ++j) {
-        memcpy(pf.streams.rotation_x[j], pf.batch_start + (4 * (size_t)j + 0) * n, sizeof(float) * n);
-        memcpy(pf.streams.rotation_y[j], pf.batch_start + (4 * (size_t)j + 1) * n, sizeof(float) * n);
-        memcpy(pf.streams.rotation_z[j], pf.batch_start + (4 * (size_t)j + 2) * n, sizeof(float) * n);
-        memcpy(pf.streams.rotation_w[j], pf.batch_start + (4 * (size_t)j + 3) * n, sizeof(float) * n);
-    }
+    cikb_rotations_copy(&pf.streams, (size_t)pf.chains, pf.batch_start, 1);
 }
 
 static const char *fixture_build(int kind, int chains)
@@ -148,13 +142,7 @@ static const char *fixture_build(int kind, int chains)
             bench_peers_cleanup();
             return "out of memory";
         }
-        size_t n = (size_t)chains;
-        for (int j = 0; j < J; ++j) {
-            memcpy(pf.batch_start + (4 * (size_t)j + 0) * n, pf.streams.rotation_x[j], sizeof(float) * n);
-            memcpy(pf.batch_start + (4 * (size_t)j + 1) * n, pf.streams.rotation_y[j], sizeof(float) * n);
-            memcpy(pf.batch_start + (4 * (size_t)j + 2) * n, pf.streams.rotation_z[j], sizeof(float) * n);
-            memcpy(pf.batch_start + (4 * (size_t)j + 3) * n, pf.streams.rotation_w[j], sizeof(float) * n);
-        }
+        cikb_rotations_copy(&pf.streams, (size_t)chains, pf.batch_start, 0);
     } else {
         cik_batch_destroy(b);
     }

@@ -15,6 +15,7 @@
 #include "shim.h"
 #include "workloads.h"
 
+#include <string.h>
 #include <time.h>
 
 /* The calling thread's CPU clock in seconds (a system call of about 0.3 us):
@@ -52,6 +53,23 @@ static inline int cikb_run_timed(cikb_state *s, const cikb_timed *t, double *sec
         cikb_set_iteration_time(s, *seconds - batch_start);
     }
     return failed;
+}
+
+/* The joints' rotations of `st` (`chains` chains) into `saved` (4 floats a
+ * joint and chain), or back from it when `restore`: each timed solve starts
+ * from the same pose. */
+static inline void cikb_rotations_copy(const cik_streams *st, size_t chains, float *saved, int restore)
+{
+    for (int j = 0; j < st->joint_count; ++j) {
+        float *stream[4] = {st->rotation_x[j], st->rotation_y[j], st->rotation_z[j], st->rotation_w[j]};
+        for (size_t c = 0; c < 4; ++c) {
+            float *keep = saved + (4 * (size_t)j + c) * chains;
+            if (restore)
+                memcpy(stream[c], keep, sizeof(float) * chains);
+            else
+                memcpy(keep, stream[c], sizeof(float) * chains);
+        }
+    }
 }
 
 /* cik_solve timed as above, each time from the start pose that `restore`
