@@ -23,6 +23,7 @@
 #include "crowdik/crowdik.h"
 #include "bench_foot.h"
 #include "bench_peers.h"
+#include "bench_timing.h"
 #include "shim.h"
 #include "textbook.h"
 #include "workloads.h"
@@ -43,13 +44,6 @@
  * noise next to a solve of this size): cpu_ns_per_chain, which a busy
  * machine's preemption does not inflate. */
 #define CPU_CLOCK_MIN_CHAINS 4096
-
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct bench_case {
     wl_kind kind;
@@ -83,13 +77,7 @@ static void fixture_free(void)
 
 static void pose_restore(void)
 {
-    size_t n = (size_t)fx.chains, J = (size_t)fx.streams.joint_count;
-    for (size_t j = 0; j < J; ++j) {
-        memcpy(fx.streams.rotation_x[j], fx.start + (4 * j + 0) * n, sizeof(float) * n);
-        memcpy(fx.streams.rotation_y[j], fx.start + (4 * j + 1) * n, sizeof(float) * n);
-        memcpy(fx.streams.rotation_z[j], fx.start + (4 * j + 2) * n, sizeof(float) * n);
-        memcpy(fx.streams.rotation_w[j], fx.start + (4 * j + 3) * n, sizeof(float) * n);
-    }
+    cikb_rotations_copy(&fx.streams, (size_t)fx.chains, fx.start, 1);
 }
 
 /* The fixture for (kind, chains); NULL with `why` set on failure. */
@@ -115,13 +103,7 @@ static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const 
             fixture_free();
             return NULL;
         }
-        size_t n = (size_t)chains;
-        for (int j = 0; j < J; ++j) {
-            memcpy(fx.start + (4 * (size_t)j + 0) * n, fx.streams.rotation_x[j], sizeof(float) * n);
-            memcpy(fx.start + (4 * (size_t)j + 1) * n, fx.streams.rotation_y[j], sizeof(float) * n);
-            memcpy(fx.start + (4 * (size_t)j + 2) * n, fx.streams.rotation_z[j], sizeof(float) * n);
-            memcpy(fx.start + (4 * (size_t)j + 3) * n, fx.streams.rotation_w[j], sizeof(float) * n);
-        }
+        cikb_rotations_copy(&fx.streams, (size_t)chains, fx.start, 0);
         fx.kind = kind;
         fx.chains = chains;
     }
@@ -158,6 +140,21 @@ static void report(cikb_state *s, int chains, int joints, int64_t iterations, do
     cikb_counter(s, "converged", converged, CIKB_PLAIN);
 }
 
+/* The textbook's timed step (bench_timing.h), from its start pose. */
+typedef struct tb_run {
+    tb_set *set;
+    float dead_zone;
+} tb_run;
+
+static void tb_run_setup(void *ctx) { tb_reset(((tb_run *)ctx)->set); }
+
+static int tb_run_step(void *ctx)
+{
+    tb_run *r = (tb_run *)ctx;
+    tb_solve(r->set, THRESHOLD, PASSES, r->dead_zone);
+    return 0;
+}
+
 static void bm_ccd(cikb_state *s)
 {
     const bench_case *bc = cikb_user(s);
@@ -175,17 +172,9 @@ static void bm_ccd(cikb_state *s)
 
     if (textbook) {
         float dead_zone = bc->solver == SOLVER_TEXTBOOK ? TB_CLASSIC_DEAD_ZONE : 2.0f;
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                tb_reset(f->textbook);
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                tb_solve(f->textbook, THRESHOLD, PASSES, dead_zone);
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
+        tb_run run = {f->textbook, dead_zone};
+        cikb_timed t = {tb_run_setup, tb_run_step, &run, cpu_clock};
+        cikb_run_timed(s, &t, &seconds, &cpu_seconds);
         long passes = 0, conv = 0;
         for (int i = 0; i < chains; ++i) {
             int p, c;
@@ -201,26 +190,9 @@ static void bm_ccd(cikb_state *s)
         o.max_iterations = PASSES;
         o.backend = (cik_backend)bc->solver;
         o.threads = threads;
-        int failed = 0;
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                pose_restore();
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                failed |= cik_solve(f->batch, &o) != CIK_OK;
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
-        if (failed) {
-            cikb_skip_with_error(s, "cik_solve refused");
+        if (cikb_run_solve(s, f->batch, &o, pose_restore, cpu_clock, f->scratch, &seconds, &cpu_seconds,
+                           &mean_passes, &converged))
             return;
-        }
-        wl_stats st;
-        wl_collect(f->batch, &st, f->scratch);
-        mean_passes = st.mean_passes;
-        converged = st.chains ? (double)st.converged / st.chains : 0.0;
     }
     report(s, chains, J, cikb_iterations(s), seconds, cpu_seconds, mean_passes, converged);
 }

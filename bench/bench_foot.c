@@ -24,6 +24,7 @@
 
 #include "crowdik/foot.h"
 #include "foot_scene.h"
+#include "bench_timing.h"
 #include "shim.h"
 #include "workloads.h"
 
@@ -71,17 +72,28 @@ static const char *fixture(int characters)
     return NULL;
 }
 
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The timed step (bench_timing.h): one frame of the scene's next input. */
+typedef struct frame_run {
+    const cik_heightfield *ground;
+    const cik_foot_options *options;
+} frame_run;
+
+static void frame_setup(void *ctx)
+{
+    (void)ctx;
+    foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
+}
+
+static int frame_step(void *ctx)
+{
+    frame_run *r = (frame_run *)ctx;
+    return cik_foot_crowd_frame(fx.crowd, r->ground, r->options) != CIK_OK;
 }
 
 static void bm_frame(cikb_state *s)
@@ -101,18 +113,10 @@ static void bm_frame(cikb_state *s)
         cik_foot_crowd_frame(fx.crowd, hf, &o);
     }
     double seconds = 0.0, cpu_seconds = 0.0;
-    int failed = 0, cpu_clock = o.solver.threads == 1;
-    for (int64_t n; (n = cikb_batch(s)) > 0;) {
-        double batch_start = seconds;
-        for (int64_t i = 0; i < n; ++i) {
-            foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
-            double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-            failed |= cik_foot_crowd_frame(fx.crowd, hf, &o) != CIK_OK;
-            seconds += wl_now() - t0;
-            if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-        }
-        cikb_set_iteration_time(s, seconds - batch_start);
-    }
+    int cpu_clock = o.solver.threads == 1;
+    frame_run run = {hf, &o};
+    cikb_timed timed = {frame_setup, frame_step, &run, cpu_clock};
+    int failed = cikb_run_timed(s, &timed, &seconds, &cpu_seconds);
     if (failed) {
         cikb_skip_with_error(s, "cik_foot_crowd_frame refused");
         return;
@@ -131,7 +135,7 @@ static void bm_frame(cikb_state *s)
         double w[S_COUNT + 1], c[S_COUNT + 1];
         for (int i = 0; i <= S_COUNT; ++i) {
             w[i] = wl_now();
-            c[i] = cpu_clock ? thread_cpu_now() : 0.0;
+            c[i] = cpu_clock ? cikb_thread_cpu_now() : 0.0;
             if (i == S_PROBE) cik_foot_crowd_probe(fx.crowd, &o);
             else if (i == S_GROUND) cik_foot_crowd_ground_heightfield(fx.crowd, hf, &o);
             else if (i == S_PLACE) cik_foot_crowd_place(fx.crowd, &o);

@@ -26,6 +26,7 @@
 #include "peer_chain.h"
 #include "peer_godot.h"
 #include "peer_threejs.h"
+#include "bench_timing.h"
 #include "shim.h"
 #include "two_bone.h"
 #include "workloads.h"
@@ -42,13 +43,6 @@
  * clock is read around each solve too (cpu_ns_per_chain), which a busy
  * machine's preemption does not inflate. */
 #define CPU_CLOCK_MIN_CHAINS 4096
-
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef enum peer_solver { PEER_THREEJS, PEER_GODOT, PEER_TWO_BONE, PEER_CROWDIK, PEER_CROWDIK_PLAIN } peer_solver;
 
@@ -99,13 +93,7 @@ static void to_ankle_effector(cik_chain *c)
 
 static void batch_restore(void)
 {
-    size_t n = (size_t)pf.chains;
-    for (int j = 0; j < pf.streams.joint_count; ++j) {
-        memcpy(pf.streams.rotation_x[j], pf.batch_start + (4 * (size_t)j + 0) * n, sizeof(float) * n);
-        memcpy(pf.streams.rotation_y[j], pf.batch_start + (4 * (size_t)j + 1) * n, sizeof(float) * n);
-        memcpy(pf.streams.rotation_z[j], pf.batch_start + (4 * (size_t)j + 2) * n, sizeof(float) * n);
-        memcpy(pf.streams.rotation_w[j], pf.batch_start + (4 * (size_t)j + 3) * n, sizeof(float) * n);
-    }
+    cikb_rotations_copy(&pf.streams, (size_t)pf.chains, pf.batch_start, 1);
 }
 
 static const char *fixture_build(int kind, int chains)
@@ -154,13 +142,7 @@ static const char *fixture_build(int kind, int chains)
             bench_peers_cleanup();
             return "out of memory";
         }
-        size_t n = (size_t)chains;
-        for (int j = 0; j < J; ++j) {
-            memcpy(pf.batch_start + (4 * (size_t)j + 0) * n, pf.streams.rotation_x[j], sizeof(float) * n);
-            memcpy(pf.batch_start + (4 * (size_t)j + 1) * n, pf.streams.rotation_y[j], sizeof(float) * n);
-            memcpy(pf.batch_start + (4 * (size_t)j + 2) * n, pf.streams.rotation_z[j], sizeof(float) * n);
-            memcpy(pf.batch_start + (4 * (size_t)j + 3) * n, pf.streams.rotation_w[j], sizeof(float) * n);
-        }
+        cikb_rotations_copy(&pf.streams, (size_t)chains, pf.batch_start, 0);
     } else {
         cik_batch_destroy(b);
     }
@@ -184,6 +166,20 @@ static void solve_all(peer_solver solver)
     }
 }
 
+/* A peer's timed step (bench_timing.h), from the chains' start pose (ctx:
+ * the peer_solver). */
+static void peer_setup(void *ctx)
+{
+    (void)ctx;
+    memcpy(pf.work, pf.start, sizeof(cik_chain) * (size_t)pf.chains);
+}
+
+static int peer_step(void *ctx)
+{
+    solve_all(*(const peer_solver *)ctx);
+    return 0;
+}
+
 static void bm_peer(cikb_state *s)
 {
     const peer_case *pc = cikb_user(s);
@@ -201,38 +197,13 @@ static void bm_peer(cikb_state *s)
         o.threshold = THRESHOLD;
         o.max_iterations = PASSES;
         o.threads = 1;
-        int failed = 0;
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                batch_restore();
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                failed |= cik_solve(pf.batch, &o) != CIK_OK;
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
-        if (failed) {
-            cikb_skip_with_error(s, "cik_solve refused");
+        if (cikb_run_solve(s, pf.batch, &o, batch_restore, cpu_clock, pf.scratch, &seconds, &cpu_seconds,
+                           &mean_passes, &converged))
             return;
-        }
-        wl_stats st;
-        wl_collect(pf.batch, &st, pf.scratch);
-        mean_passes = st.mean_passes;
-        converged = st.chains ? (double)st.converged / st.chains : 0.0;
     } else {
-        for (int64_t n; (n = cikb_batch(s)) > 0;) {
-            double batch_start = seconds;
-            for (int64_t i = 0; i < n; ++i) {
-                memcpy(pf.work, pf.start, sizeof(cik_chain) * (size_t)chains);
-                double c0 = cpu_clock ? thread_cpu_now() : 0.0, t0 = wl_now();
-                solve_all(pc->solver);
-                seconds += wl_now() - t0;
-                if (cpu_clock) cpu_seconds += thread_cpu_now() - c0;
-            }
-            cikb_set_iteration_time(s, seconds - batch_start);
-        }
+        peer_solver solver = pc->solver;
+        cikb_timed t = {peer_setup, peer_step, &solver, cpu_clock};
+        cikb_run_timed(s, &t, &seconds, &cpu_seconds);
         long passes = 0, conv = 0;
         for (int i = 0; i < chains; ++i) {
             peer_pose w;

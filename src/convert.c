@@ -24,15 +24,9 @@ static cik_status check_span(const cik_batch *b, int first, int count, const voi
     return CIK_OK;
 }
 
-cik_status cik_batch_write_rotations(cik_batch *b, int joint, int first, int count, const cik_quat *src,
-                                     size_t stride)
+/* Strided quaternions into four streams (a joint's rotations or the roots'). */
+static void write_quats(float *x, float *y, float *z, float *w, int count, const cik_quat *src, size_t stride)
 {
-    cik_status st = check_span(b, first, count, src);
-    if (st != CIK_OK) return st;
-    if (joint < 0 || joint >= b->joint_count) return CIK_ERROR_ARGUMENT;
-    if (stride == 0) stride = sizeof(cik_quat);
-    float *x = cik__joint_stream(b, joint, CIK__QX) + first, *y = cik__joint_stream(b, joint, CIK__QY) + first;
-    float *z = cik__joint_stream(b, joint, CIK__QZ) + first, *w = cik__joint_stream(b, joint, CIK__QW) + first;
     for (int i = 0; i < count; ++i) {
         const cik_quat *q = AT_CONST(cik_quat, src, i, stride);
         x[i] = q->x;
@@ -40,6 +34,17 @@ cik_status cik_batch_write_rotations(cik_batch *b, int joint, int first, int cou
         z[i] = q->z;
         w[i] = q->w;
     }
+}
+
+cik_status cik_batch_write_rotations(cik_batch *b, int joint, int first, int count, const cik_quat *src,
+                                     size_t stride)
+{
+    cik_status st = check_span(b, first, count, src);
+    if (st != CIK_OK) return st;
+    if (joint < 0 || joint >= b->joint_count) return CIK_ERROR_ARGUMENT;
+    write_quats(cik__joint_stream(b, joint, CIK__QX) + first, cik__joint_stream(b, joint, CIK__QY) + first,
+                cik__joint_stream(b, joint, CIK__QZ) + first, cik__joint_stream(b, joint, CIK__QW) + first, count,
+                src, stride ? stride : sizeof(cik_quat));
     return CIK_OK;
 }
 
@@ -89,16 +94,9 @@ cik_status cik_batch_write_roots(cik_batch *b, int first, int count, const cik_v
     if (st != CIK_OK) return st;
     if (!rotations) return CIK_ERROR_ARGUMENT;
     write_vecs(b, CIK__RPX, first, count, positions, position_stride ? position_stride : sizeof(cik_vec3));
-    if (rotation_stride == 0) rotation_stride = sizeof(cik_quat);
-    float *x = cik__chain_stream(b, CIK__RQX) + first, *y = cik__chain_stream(b, CIK__RQY) + first;
-    float *z = cik__chain_stream(b, CIK__RQZ) + first, *w = cik__chain_stream(b, CIK__RQW) + first;
-    for (int i = 0; i < count; ++i) {
-        const cik_quat *q = AT_CONST(cik_quat, rotations, i, rotation_stride);
-        x[i] = q->x;
-        y[i] = q->y;
-        z[i] = q->z;
-        w[i] = q->w;
-    }
+    write_quats(cik__chain_stream(b, CIK__RQX) + first, cik__chain_stream(b, CIK__RQY) + first,
+                cik__chain_stream(b, CIK__RQZ) + first, cik__chain_stream(b, CIK__RQW) + first, count, rotations,
+                rotation_stride ? rotation_stride : sizeof(cik_quat));
     return CIK_OK;
 }
 

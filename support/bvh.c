@@ -332,21 +332,21 @@ bad:
     return -1;
 }
 
-int bvh_load(const char *path, bvh_clip *out, char *err, size_t err_size)
+char *bvh_read_file(const char *path, size_t *len, int *open_errno)
 {
-    if (out) memset(out, 0, sizeof *out);
+    *open_errno = 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        if (err && err_size) snprintf(err, err_size, "%s: %s", path, strerror(errno));
-        return -1;
+        *open_errno = errno ? errno : EIO;
+        return NULL;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
     while (buf) {
-        size_t n = fread(buf + len, 1, cap - len, fp);
-        len += n;
-        if (len < cap) break;
-        char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+        n += fread(buf + n, 1, cap - n, fp);
+        if (n < cap) break;
+        /* 1 GiB at most: past that a clip is a mistake, not motion */
+        char *nb = cap < ((size_t)1 << 30) ? realloc(buf, 2 * cap + 1) : NULL;
         if (!nb) {
             free(buf);
             buf = NULL;
@@ -359,7 +359,26 @@ int bvh_load(const char *path, bvh_clip *out, char *err, size_t err_size)
     fclose(fp);
     if (!buf || read_error) {
         free(buf);
-        if (err && err_size) snprintf(err, err_size, "%s: cannot read the file", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+int bvh_load(const char *path, bvh_clip *out, char *err, size_t err_size)
+{
+    if (out) memset(out, 0, sizeof *out);
+    size_t len = 0;
+    int open_errno;
+    char *buf = bvh_read_file(path, &len, &open_errno);
+    if (!buf) {
+        if (err && err_size) {
+            if (open_errno)
+                snprintf(err, err_size, "%s: %s", path, strerror(open_errno));
+            else
+                snprintf(err, err_size, "%s: cannot read the file", path);
+        }
         return -1;
     }
     char msg[256];

@@ -53,6 +53,10 @@ int bvh_parse(const char *text, size_t len, bvh_clip *out, char *err, size_t err
 
 /* Reads and parses a file; errors name the file and line. */
 int bvh_load(const char *path, bvh_clip *out, char *err, size_t err_size);
+/* A whole file in memory with a NUL after its `*len` bytes (free() it), or
+ * NULL: then `*open_errno` is fopen's errno, or 0 when reading failed (or
+ * the file is over 1 GiB). What bvh_load reads a clip with. */
+char *bvh_read_file(const char *path, size_t *len, int *open_errno);
 
 void bvh_free(bvh_clip *clip);
 

@@ -205,28 +205,21 @@ def ordered(values, order):
     return known + sorted(v for v in values if v not in order)
 
 
+def fmt_fixed(v, most_decimals, suffix=""):
+    """About three significant digits: fewer decimals as v grows, at most
+    most_decimals below 0.1."""
+    for limit, decimals in ((100, 0), (10, 1), (0.1, 2)):
+        if v >= limit:
+            return "%.*f%s" % (decimals, v, suffix)
+    return "%.*f%s" % (most_decimals, v, suffix)
+
+
 def fmt_ns(v):
-    if v is None:
-        return "-"
-    if v >= 100000:
-        return "%.0f" % v
-    if v >= 100:
-        return "%.0f" % v
-    if v >= 10:
-        return "%.1f" % v
-    return "%.2f" % v
+    return "-" if v is None else fmt_fixed(v, 2)
 
 
 def fmt_x(v):
-    if v is None or v <= 0:
-        return "-"
-    if v >= 100:
-        return "%.0fx" % v
-    if v >= 10:
-        return "%.1fx" % v
-    if v >= 0.1:
-        return "%.2fx" % v
-    return "%.3fx" % v
+    return "-" if v is None or v <= 0 else fmt_fixed(v, 3, "x")
 
 
 def threads_label(t, context):

@@ -27,7 +27,8 @@
  *
  * Build: tests/fuzz/run.sh (clang -fsanitize=fuzzer,address,undefined).
  */
-#include "crowdik/crowdik.h"
+#define FUZZ_NAME "fuzz_api"
+#include "fuzz_common.h"
 #include "workloads.h"
 
 #include <float.h>
@@ -46,47 +47,7 @@
 #define PI_F 3.14159265358979f
 
 /* ------------------------------------------------------------------ */
-/* Failing loudly                                                      */
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            fprintf(stderr, "fuzz_api: property violated at %s:%d: %s\n  ", __FILE__,    \
-                    __LINE__, #cond);                                                     \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fprintf(stderr, "\n");                                                        \
-            abort();                                                                      \
-        }                                                                                 \
-    } while (0)
-
-/* ------------------------------------------------------------------ */
-/* Reading the input                                                   */
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static uint8_t rd_u8(reader *r)
-{
-    if (r->n == 0) return 0;
-    r->n--;
-    return *r->p++;
-}
-
-static uint32_t rd_u32(reader *r)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= (uint32_t)rd_u8(r) << (8 * i);
-    return v;
-}
-
-static float bits_to_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
+/* Reading the input (the reader and CHECK: fuzz_common.h)             */
 
 
 /* Values that break numeric code, plus ordinary ones so that valid chains
@@ -121,10 +82,8 @@ static float interesting(unsigned k)
         1e7f,  5e7f,   1e9f,  1e12f, 1e20f, 1e30f,  1e38f,  -1e38f,  1e-30f, 1e-38f,
         1.5f,  0.9f,   0.45f, 0.42f, 0.15f, -0.42f, 1.01f,  1.0104f, 1.0106f, 0.989f,
     };
-    const unsigned ns = sizeof special_bits / sizeof special_bits[0];
-    const unsigned np = sizeof plain / sizeof plain[0];
-    k %= ns + np;
-    return k < ns ? bits_to_float(special_bits[k]) : plain[k - ns];
+    return pick_value(k, special_bits, sizeof special_bits / sizeof special_bits[0], plain,
+                      sizeof plain / sizeof plain[0]);
 }
 
 /* A fuzzed float: mostly from the tables, sometimes raw bits. */
@@ -144,19 +103,6 @@ static cik_vec3 rd_vec(reader *r)
     v.y = rd_float(r);
     v.z = rd_float(r);
     return v;
-}
-
-static cik_quat unit_from(double x, double y, double z, double w)
-{
-    double n = sqrt(x * x + y * y + z * z + w * w);
-    cik_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
-    if (n > 1e-6 && isfinite(n)) {
-        q.x = (float)(x / n);
-        q.y = (float)(y / n);
-        q.z = (float)(z / n);
-        q.w = (float)(w / n);
-    }
-    return q;
 }
 
 static const float scale_table[] = {

@@ -9,6 +9,8 @@
  *   - posing any frame (also out of range), finding legs and detecting the
  *     scale never crash; bvh_free releases everything (LeakSanitizer).
  */
+#define FUZZ_NAME "fuzz_bvh"
+#include "fuzz_common.h"
 #include "bvh.h"
 
 #include <math.h>
@@ -17,16 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "fuzz_bvh: property violated at %s:%d: %s\n  ", __FILE__, __LINE__, \
-                    #cond);                                                                    \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fprintf(stderr, "\n");                                                             \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -34,6 +34,8 @@
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS, MAP_NORESERVE */
 #endif
 #include "crowdik/foot.h"
+#define FUZZ_NAME "fuzz_foot"
+#include "fuzz_common.h"
 
 #include <float.h>
 #include <math.h>
@@ -46,45 +48,8 @@
 #define MAX_OPS 256
 #define MAX_FRAMES 12 /* solving calls: the expensive ones */
 
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "fuzz_foot: property violated at %s:%d: %s\n  ", __FILE__,     \
-                    __LINE__, #cond);                                                      \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-            abort();                                                                       \
-        }                                                                                  \
-    } while (0)
-
 /* ------------------------------------------------------------------ */
-/* Reading the input                                                   */
-
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static uint8_t rd_u8(reader *r)
-{
-    if (r->n == 0) return 0;
-    r->n--;
-    return *r->p++;
-}
-
-static uint32_t rd_u32(reader *r)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= (uint32_t)rd_u8(r) << (8 * i);
-    return v;
-}
-
-static float bits_to_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
+/* Reading the input (the reader and CHECK: fuzz_common.h)             */
 
 /* Values that break numeric code, and ordinary ones. */
 static float interesting(unsigned k)
@@ -100,10 +65,8 @@ static float interesting(unsigned k)
         1e-12f, 3.0f, 10.0f, -10.0f, 100.0f, 1e3f, 1e4f, -1e4f, 1e6f, 1e9f, 1e12f, 1e20f, 1e30f, 1e38f,
         1e-30f, 1e-38f, 1.5f, 0.9f, 0.45f, 0.42f, -0.42f, -0.05f, 0.06f, 1.01f, 16777216.0f, 16777215.0f,
     };
-    const unsigned ns = sizeof special_bits / sizeof special_bits[0];
-    const unsigned np = sizeof plain / sizeof plain[0];
-    k %= ns + np;
-    return k < ns ? bits_to_float(special_bits[k]) : plain[k - ns];
+    return pick_value(k, special_bits, sizeof special_bits / sizeof special_bits[0], plain,
+                      sizeof plain / sizeof plain[0]);
 }
 
 /* A fuzzed float: mostly small ordinary values, sometimes the tables or
@@ -123,19 +86,6 @@ static cik_vec3 v3(float x, float y, float z)
 {
     cik_vec3 v = {x, y, z};
     return v;
-}
-
-static cik_quat unit_from(double x, double y, double z, double w)
-{
-    double n = sqrt(x * x + y * y + z * z + w * w);
-    cik_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
-    if (n > 1e-6 && isfinite(n)) {
-        q.x = (float)(x / n);
-        q.y = (float)(y / n);
-        q.z = (float)(z / n);
-        q.w = (float)(w / n);
-    }
-    return q;
 }
 
 static cik_quat rd_unit(reader *r)

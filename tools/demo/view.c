@@ -17,6 +17,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "view.h"
 
+#include "bvh.h" /* bvh_read_file */
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -435,34 +437,12 @@ static void put_json_string(FILE *fp, const char *s)
 
 static char *read_file(const char *path, size_t *len, char *err, size_t errsz)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, fp);
-        if (n < cap) break;
-        char *b = realloc(buf, 2 * cap + 1);
-        if (!b) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = b;
-        cap *= 2;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!buf || bad) {
-        free(buf);
+    int open_errno;
+    char *buf = bvh_read_file(path, len, &open_errno);
+    if (!buf && open_errno)
+        snprintf(err, errsz, "cannot read %s: %s", path, strerror(open_errno));
+    else if (!buf)
         snprintf(err, errsz, "cannot read %s", path);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
     return buf;
 }
 
