@@ -372,7 +372,10 @@ static void quality_usage(void)
            "Columns: converged within 1/2/5/10 passes (%%), mean passes, error\n"
            "p50/p99/max (mm), chains with a limit violated by > 1e-3 rad, end-effector\n"
            "bias (root joint rotation over tip joint rotation), pose change for a\n"
-           "5 mm target move p50/p99 (degrees), solve time per chain on one thread.\n");
+           "5 mm target move p50/p99 (degrees), the largest single-joint rotation of a\n"
+           "solve p99 (degrees), solve time per chain on one thread. Path rows: targets\n"
+           "on a 2 cm circle over 32 frames, each frame from the last solution:\n"
+           "converged frames, mean passes, frame-to-frame largest joint change.\n");
 }
 
 int quality_main(int argc, char **argv)

@@ -656,9 +656,10 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
                      w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
 
     const vf threshold = v_set1(job->threshold);
-    /* damped least-squares steps, on chains of 3 joints or more (a one-
-     * joint chain's step has nothing to spread and only adds the rounding
-     * noise of a nearly singular solve), lambda^2 = (damping * reach)^2 */
+    /* damped least-squares steps, on chains of 3 joints or more (on one
+     * or two joints a step has little to spread and its nearly singular
+     * solve adds rounding noise that backends do not share, as in the
+     * reference), lambda^2 = (damping * reach)^2 */
     const int dls = job->dls_damping > 0.0f && J >= 3;
     const vf lambda2 = v_mul(v_mul(v_set1(job->dls_damping), reach), v_mul(v_set1(job->dls_damping), reach));
     /* passes per lane: `count` (int32) before the current chunk plus
