@@ -135,6 +135,7 @@ typedef struct cik__kernel_job {
     float max_step;         /* radians; 0 = no cap */
     float cap_s, cap_c;     /* sin and cos of max_step / 2 */
     int hinge_aware;
+    float dls_damping;      /* 0 = no damped least-squares steps */
     int limb;
 } cik__kernel_job;
 

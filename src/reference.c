@@ -422,6 +422,54 @@ static int chain_valid(const cik_chain *c)
     return ok;
 }
 
+/* The damped least-squares step (docs/solver.md, "Damped least-squares
+ * steps"): with r[j] = E - P[j] and e = T - E, a free joint's small world
+ * rotation w moves E by w x r[j], a hinge's (angle t about its world axis
+ * h) by t (h x r[j]). The smallest rotations (sum of |w|^2 + t^2) that
+ * move E by e, damped by lambda = damping * reach, are w = r[j] x y and
+ * t = (h x r[j]) . y with M y = e, where
+ *   M = lambda^2 I + sum over free joints (|r|^2 I - r r^T)
+ *                  + sum over hinges (h x r)(h x r)^T,
+ * a symmetric positive definite 3x3 matrix solved by its adjugate. Each
+ * rotation is applied tip first (its parents, not yet turned, keep the
+ * world frame it was computed in) as normalize(w / 2, 1) and limited. */
+static void dls_step(cik_chain *c, pose *p, float damping, float reach)
+{
+    const int J = c->joint_count;
+    vec3 r[CIK_MAX_JOINTS], h[CIK_MAX_JOINTS];
+    float lambda = damping * reach, l2 = lambda * lambda;
+    /* the three columns of M */
+    vec3 m0 = v3(l2, 0, 0), m1 = v3(0, l2, 0), m2 = v3(0, 0, l2);
+    for (int j = 0; j < J; ++j) {
+        r[j] = sub(p->E, p->P[j]);
+        if (c->limit[j].type == CIK_LIMIT_HINGE) {
+            h[j] = rotate(parent_world(c, p, j), c->limit[j].axis);
+            vec3 k = cross(h[j], r[j]);
+            m0 = add(m0, scale(k, k.x));
+            m1 = add(m1, scale(k, k.y));
+            m2 = add(m2, scale(k, k.z));
+        } else {
+            float rr = dot(r[j], r[j]);
+            m0 = add(m0, sub(v3(rr, 0, 0), scale(r[j], r[j].x)));
+            m1 = add(m1, sub(v3(0, rr, 0), scale(r[j], r[j].y)));
+            m2 = add(m2, sub(v3(0, 0, rr), scale(r[j], r[j].z)));
+        }
+    }
+    vec3 a0 = cross(m1, m2), a1 = cross(m2, m0), a2 = cross(m0, m1);
+    float det = dot(m0, a0);
+    if (!(det > 0.0f)) return; /* a chain with no length: nothing to move */
+    vec3 e = sub(c->target, p->E);
+    vec3 y = scale(v3(dot(a0, e), dot(a1, e), dot(a2, e)), 1.0f / det);
+    for (int j = J - 1; j >= 0; --j) {
+        vec3 w;
+        if (c->limit[j].type == CIK_LIMIT_HINGE)
+            w = scale(h[j], dot(cross(h[j], r[j]), y));
+        else
+            w = cross(r[j], y);
+        rotate_joint(c, p, j, qnormalize(qmake(0.5f * w.x, 0.5f * w.y, 0.5f * w.z, 1.0f)));
+    }
+}
+
 /* Solves one chain in place; returns its result. */
 static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
 {
@@ -439,6 +487,10 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
     if (length(sub(c->target, p.P[0])) > reach) res.flags |= CIK_RESULT_UNREACHABLE;
 
     int limb = o->limb == CIK_LIMB_AUTO && limb_shaped(c);
+    /* damped least-squares steps on chains of 3 joints or more: on one
+     * and two joints the step has little to spread and its nearly singular
+     * solve carries rounding noise that the backends do not share */
+    int dls = o->dls_damping > 0.0f && c->joint_count >= 3;
     for (int pass = 0; pass < o->max_iterations; ++pass) {
         if (length(sub(p.E, c->target)) < o->threshold) break;
         res.iterations = pass + 1;
@@ -446,8 +498,18 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
             limb_step(c, &p, o);
             continue;
         }
+        if (dls) {
+            /* a damped least-squares step before the sweep; a chain it
+             * brings within the threshold ends its pass there */
+            dls_step(c, &p, o->dls_damping, reach);
+            if (length(sub(p.E, c->target)) < o->threshold) continue;
+        }
         int moved = 0;
         for (int j = c->joint_count - 1; j >= 0; --j) moved |= step(c, &p, j, o, 0);
+        if (dls && length(sub(p.E, c->target)) >= o->threshold) {
+            /* and one after it, where the sweep left the chain short */
+            dls_step(c, &p, o->dls_damping, reach);
+        }
         if (!moved && length(sub(p.E, c->target)) >= o->threshold &&
             !aimed_out_of_reach(&p, c->target, res.flags & CIK_RESULT_UNREACHABLE))
             unstick(c, &p);

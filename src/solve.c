@@ -44,6 +44,9 @@ cik_options cik_default_options(void)
     o.ccd.max_step = 0.05f;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) o.ccd.weight[j] = 0.0f;
     o.ccd.hinge_aware = 1;
+    /* damped least-squares steps around each sweep: spines, tails and legs
+     * without a hinge converge within a few passes (docs/solver.md) */
+    o.ccd.dls_damping = 0.05f;
     o.ccd.limb = CIK_LIMB_AUTO;
     return o;
 }
@@ -69,6 +72,7 @@ static cik_status check_options(const cik_options *o)
     for (int j = 0; j < CIK_MAX_JOINTS; ++j)
         if (!(o->ccd.weight[j] >= 0.0f && o->ccd.weight[j] <= 2.0f)) return CIK_ERROR_OPTIONS;
     if (o->ccd.hinge_aware != 0 && o->ccd.hinge_aware != 1) return CIK_ERROR_OPTIONS;
+    if (!(o->ccd.dls_damping >= 0.0f && o->ccd.dls_damping <= 1.0f)) return CIK_ERROR_OPTIONS;
     if (o->ccd.limb != CIK_LIMB_OFF && o->ccd.limb != CIK_LIMB_AUTO) return CIK_ERROR_OPTIONS;
     return CIK_OK;
 }
@@ -89,6 +93,7 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     job.cap_s = (float)sin(0.5 * o->ccd.max_step);
     job.cap_c = (float)cos(0.5 * o->ccd.max_step);
     job.hinge_aware = o->ccd.hinge_aware;
+    job.dls_damping = o->ccd.dls_damping;
     job.limb = o->ccd.limb;
     return job;
 }

@@ -45,7 +45,7 @@ Test(options, bad_values_refused_and_nothing_changes)
     cik_batch *b = t_workload_batch(WL_LEGS, 3, 40, 3);
     t_solution before = t_capture(b);
     cik_options base = cik_default_options();
-    for (int k = 0; k < 10; ++k) {
+    for (int k = 0; k < 13; ++k) {
         cik_options o = base;
         switch (k) {
         case 0: o.ccd.gain = -0.1f; break;
@@ -57,6 +57,9 @@ Test(options, bad_values_refused_and_nothing_changes)
         case 6: o.ccd.weight[15] = -1.0f; break;
         case 7: o.ccd.hinge_aware = 2; break;
         case 8: o.ccd.limb = -1; break;
+        case 9: o.ccd.dls_damping = -0.01f; break;
+        case 10: o.ccd.dls_damping = 1.5f; break;
+        case 11: o.ccd.dls_damping = NAN; break;
         default: o.ccd.max_step = INFINITY; break;
         }
         cr_assert_eq(cik_solve(b, &o), CIK_ERROR_OPTIONS, "bad option set %d accepted", k);

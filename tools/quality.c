@@ -13,6 +13,14 @@
  *   jit p50/p99       pose change for a 5 mm target move: the largest joint
  *                     rotation between the solutions for T and T + 5 mm (in a
  *                     random direction), both from the same start, degrees
+ *   joint99           the largest single-joint rotation of a solve (start
+ *                     pose -> solution), p99, degrees
+ * and per workload a path row: every target moves along a circle of 2 cm
+ * radius, 32 frames, each frame solved from the last frame's solution (warm
+ * starts, as in an animation): converged frames, mean passes, and the
+ * frame-to-frame jitter (the largest joint rotation between consecutive
+ * frames, p50/p99, degrees; a smooth solver follows the 0.4 cm per frame
+ * target with small steady changes).
  *   ns/chain          solve time per chain, best backend, one thread
  */
 #include "quality.h"
@@ -35,6 +43,7 @@ typedef struct q_row {
     long violations;
     double bias;
     double jit_p50, jit_p99;
+    double joint_p99; /* largest single-joint rotation per solve, p99, degrees */
     double ns;
 } q_row;
 
@@ -156,12 +165,13 @@ static int measure(q_case k, const cik_options *o, int chains, unsigned seed, in
 {
     cik_batch *b = make_batch(k, chains, seed, poles), *moved = make_batch(k, chains, seed, poles);
     cik_batch *start = make_batch(k, chains, seed, poles);
-    double *v = malloc(sizeof(double) * (size_t)chains);
-    if (!b || !moved || !start || !v) {
+    double *v = malloc(sizeof(double) * (size_t)chains), *joint = malloc(sizeof(double) * (size_t)chains);
+    if (!b || !moved || !start || !v || !joint) {
         cik_batch_destroy(b);
         cik_batch_destroy(moved);
         cik_batch_destroy(start);
         free(v);
+        free(joint);
         return 1;
     }
     nudge_targets(moved, seed);
@@ -175,6 +185,7 @@ static int measure(q_case k, const cik_options *o, int chains, unsigned seed, in
         cik_batch_destroy(moved);
         cik_batch_destroy(start);
         free(v);
+        free(joint);
         return 1;
     }
     memset(row, 0, sizeof *row);
@@ -195,6 +206,12 @@ static int measure(q_case k, const cik_options *o, int chains, unsigned seed, in
         int bad = 0;
         for (int j = 0; j < c.joint_count; ++j) bad |= quality_limit_violation(c.rotation[j], &c.limit[j]) > 1e-3;
         row->violations += bad;
+        double jmax = 0;
+        for (int j = 0; j < c.joint_count; ++j) {
+            double a = angle_between(c0.rotation[j], c.rotation[j]);
+            if (a > jmax) jmax = a;
+        }
+        joint[i] = jmax * 180.0 / Q_PI;
         root_sum += angle_between(c0.rotation[0], c.rotation[0]);
         tip_sum += angle_between(c0.rotation[c.joint_count - 1], c.rotation[c.joint_count - 1]);
     }
@@ -217,18 +234,108 @@ static int measure(q_case k, const cik_options *o, int chains, unsigned seed, in
     }
     row->jit_p99 = percentile(v, chains, 0.99);
     row->jit_p50 = percentile(v, chains, 0.5);
+    row->joint_p99 = percentile(joint, chains, 0.99);
     cik_batch_destroy(b);
     cik_batch_destroy(moved);
     cik_batch_destroy(start);
     free(v);
+    free(joint);
     return 0;
+}
+
+#define PATH_FRAMES 32
+
+/* The path row: targets on a 2 cm circle about the workload's target (in
+ * a random plane per chain), PATH_FRAMES frames, each solved from the last
+ * one's solution. */
+static int measure_path(q_case k, const cik_options *o, int chains, unsigned seed, q_row *row)
+{
+    cik_batch *b = make_batch(k, chains, seed, 0);
+    cik_vec3 *center = malloc(sizeof(cik_vec3) * (size_t)chains * 3);
+    cik_quat *last = malloc(sizeof(cik_quat) * (size_t)chains * CIK_MAX_JOINTS);
+    double *v = malloc(sizeof(double) * (size_t)chains * PATH_FRAMES);
+    int ok = b && center && last && v;
+    memset(row, 0, sizeof *row);
+    wl_rng r;
+    wl_seed(&r, seed * 104729u + 3u);
+    for (int i = 0; ok && i < chains; ++i) {
+        cik_chain c;
+        cik_batch_get_chain(b, i, &c);
+        center[3 * i] = c.target;
+        /* two unit vectors spanning a random plane */
+        float u[3], w[3], n;
+        do {
+            u[0] = wl_uniform(&r, -1, 1), u[1] = wl_uniform(&r, -1, 1), u[2] = wl_uniform(&r, -1, 1);
+            n = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+        } while (n > 1.0f || n < 1e-2f);
+        n = sqrtf(n);
+        for (int a = 0; a < 3; ++a) u[a] /= n;
+        do {
+            w[0] = wl_uniform(&r, -1, 1), w[1] = wl_uniform(&r, -1, 1), w[2] = wl_uniform(&r, -1, 1);
+            float d = w[0] * u[0] + w[1] * u[1] + w[2] * u[2];
+            for (int a = 0; a < 3; ++a) w[a] -= d * u[a];
+            n = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+        } while (n < 1e-2f);
+        n = sqrtf(n);
+        center[3 * i + 1] = (cik_vec3){u[0], u[1], u[2]};
+        center[3 * i + 2] = (cik_vec3){w[0] / n, w[1] / n, w[2] / n};
+        for (int j = 0; j < c.joint_count; ++j) last[i * CIK_MAX_JOINTS + j] = c.rotation[j];
+    }
+    long frames = 0, conv = 0, passes = 0;
+    int m = 0;
+    for (int f = 1; ok && f <= PATH_FRAMES; ++f) {
+        double ph = 2.0 * Q_PI * f / PATH_FRAMES;
+        float cu = (float)(0.02 * (cos(ph) - 1.0)), sw = (float)(0.02 * sin(ph));
+        for (int i = 0; i < chains; ++i) {
+            cik_chain c;
+            cik_batch_get_chain(b, i, &c);
+            cik_vec3 t = center[3 * i], u = center[3 * i + 1], w = center[3 * i + 2];
+            c.target = (cik_vec3){t.x + cu * u.x + sw * w.x, t.y + cu * u.y + sw * w.y, t.z + cu * u.z + sw * w.z};
+            cik_batch_set_chain(b, i, &c);
+        }
+        if (cik_solve(b, o) != CIK_OK) ok = 0;
+        for (int i = 0; ok && i < chains; ++i) {
+            cik_result res;
+            cik_chain c;
+            cik_batch_result(b, i, &res);
+            cik_batch_get_chain(b, i, &c);
+            ++frames;
+            conv += (res.flags & CIK_RESULT_CONVERGED) != 0;
+            passes += res.iterations;
+            double worst = 0;
+            for (int j = 0; j < c.joint_count; ++j) {
+                double a = angle_between(last[i * CIK_MAX_JOINTS + j], c.rotation[j]);
+                if (a > worst) worst = a;
+                last[i * CIK_MAX_JOINTS + j] = c.rotation[j];
+            }
+            v[m++] = worst * 180.0 / Q_PI;
+        }
+    }
+    if (ok) {
+        row->within[3] = 100.0 * (double)conv / (double)frames;
+        row->mean_passes = (double)passes / (double)frames;
+        row->jit_p99 = percentile(v, m, 0.99);
+        row->jit_p50 = percentile(v, m, 0.5);
+    }
+    cik_batch_destroy(b);
+    free(center);
+    free(last);
+    free(v);
+    return ok ? 0 : 1;
+}
+
+static void print_path_row(const char *workload, int joints, const char *config, const q_row *r)
+{
+    printf("%-15s %2d %-14s path: converged frames %6.2f %%, mean passes %5.2f, frame-to-frame jitter p50 %5.2f p99 "
+           "%5.2f deg\n",
+           workload, joints, config, r->within[3], r->mean_passes, r->jit_p50, r->jit_p99);
 }
 
 static void print_row(const char *workload, int joints, const char *config, const q_row *r)
 {
-    printf("%-15s %2d %-14s %6.2f %6.2f %6.2f %6.2f %5.2f %7.3f %7.3f %8.3f %5ld %5.2f %6.2f %6.2f %8.1f\n",
+    printf("%-15s %2d %-14s %6.2f %6.2f %6.2f %6.2f %5.2f %7.3f %7.3f %8.3f %5ld %5.2f %6.2f %6.2f %7.2f %8.1f\n",
            workload, joints, config, r->within[0], r->within[1], r->within[2], r->within[3], r->mean_passes,
-           r->err_p50, r->err_p99, r->err_max, r->violations, r->bias, r->jit_p50, r->jit_p99, r->ns);
+           r->err_p50, r->err_p99, r->err_max, r->violations, r->bias, r->jit_p50, r->jit_p99, r->joint_p99, r->ns);
 }
 
 static int parse_float(const char *opt, const char *v, double lo, double hi, float *out)
@@ -258,13 +365,17 @@ static void quality_usage(void)
            "  --gain G        try these settings as a third configuration \"custom\":\n"
            "  --max-step A      the defaults with gain G, step cap A radians,\n"
            "  --weights LIST    per-joint weights (comma-separated, root first),\n"
-           "  --hinge-aware B   hinge-aware steps 0/1, limb mode 0/1\n"
-           "  --limb B\n"
+           "  --hinge-aware B   hinge-aware steps 0/1, limb mode 0/1,\n"
+           "  --limb B          damped least-squares steps' damping D (0 = off)\n"
+           "  --dls D\n"
            "  --help          this text\n\n"
            "Columns: converged within 1/2/5/10 passes (%%), mean passes, error\n"
            "p50/p99/max (mm), chains with a limit violated by > 1e-3 rad, end-effector\n"
            "bias (root joint rotation over tip joint rotation), pose change for a\n"
-           "5 mm target move p50/p99 (degrees), solve time per chain on one thread.\n");
+           "5 mm target move p50/p99 (degrees), the largest single-joint rotation of a\n"
+           "solve p99 (degrees), solve time per chain on one thread. Path rows: targets\n"
+           "on a 2 cm circle over 32 frames, each frame from the last solution:\n"
+           "converged frames, mean passes, frame-to-frame largest joint change.\n");
 }
 
 int quality_main(int argc, char **argv)
@@ -311,6 +422,9 @@ int quality_main(int argc, char **argv)
         } else if (!strcmp(a, "--max-step")) {
             if (!parse_float(a, v, 0, 3.14159265, &cus.ccd.max_step)) return 2;
             custom = 1, ++i;
+        } else if (!strcmp(a, "--dls")) {
+            if (!parse_float(a, v, 0, 1, &cus.ccd.dls_damping)) return 2;
+            custom = 1, ++i;
         } else if (!strcmp(a, "--hinge-aware") || !strcmp(a, "--limb")) {
             if (!parse_float(a, v, 0, 1, &x)) return 2;
             if (x != 0 && x != 1) {
@@ -353,19 +467,21 @@ int quality_main(int argc, char **argv)
 
     printf("crowdik %s quality: %d chains per row, seed %u, backend %s, threshold 1 mm, 10 passes\n", cik_version(),
            chains, seed, cik_backend_name(def.backend));
-    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, limb %d, weights", def.ccd.gain == 0 ? 1.0 : def.ccd.gain,
-           def.ccd.max_step, def.ccd.hinge_aware, def.ccd.limb);
+    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, dls_damping %.3f, limb %d, weights",
+           def.ccd.gain == 0 ? 1.0 : def.ccd.gain, def.ccd.max_step, def.ccd.hinge_aware, def.ccd.dls_damping, def.ccd.limb);
     for (int j = 0; j < 4; ++j) printf(" %.2f", def.ccd.weight[j] == 0 ? 1.0 : def.ccd.weight[j]);
     printf(" ...\n\n");
-    printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %8s\n", "workload", "J", "options", "<=1",
-           "<=2", "<=5", "<=10", "mean", "err p50", "err p99", "err max", "viol", "bias", "jit50", "jit99",
-           "ns/chain");
-    static const q_case cases[] = {{WL_LEGS, 3, 0}, {WL_LEGS, 3, 1}, {WL_LEGS_NO_LIMITS, 3, 0}, {WL_SPINE, 5, 0},
-                                   {WL_TAIL, 12, 0}};
+    printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %7s %8s\n", "workload", "J", "options",
+           "<=1", "<=2", "<=5", "<=10", "mean", "err p50", "err p99", "err max", "viol", "bias", "jit50", "jit99",
+           "joint99", "ns/chain");
+    static const q_case cases[] = {{WL_LEGS, 3, 0},  {WL_LEGS, 3, 1}, {WL_LEGS_NO_LIMITS, 3, 0}, {WL_SPINE, 5, 0},
+                                   {WL_SPINE, 5, 1}, {WL_TAIL, 12, 0}, {WL_TAIL, 12, 1}};
+    static const char *const bind_names[] = {[WL_LEGS] = "legs-from-bind", [WL_SPINE] = "spine-straight",
+                                             [WL_TAIL] = "tail-straight"};
     int failed = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         q_row r;
-        const char *name = cases[c].bind ? "legs-from-bind" : wl_name(cases[c].kind);
+        const char *name = cases[c].bind ? bind_names[cases[c].kind] : wl_name(cases[c].kind);
         if (measure(cases[c], &plain, chains, seed, 0, &r)) return 1;
         print_row(name, cases[c].joints, "plain CCD", &r);
         double plain_mean = r.mean_passes;
@@ -381,6 +497,12 @@ int quality_main(int argc, char **argv)
         if (custom) {
             if (measure(cases[c], &cus, chains, seed, 0, &r)) return 1;
             print_row(name, cases[c].joints, "custom", &r);
+        }
+        if (!cases[c].bind) {
+            if (measure_path(cases[c], &plain, chains, seed, &r)) return 1;
+            print_path_row(name, cases[c].joints, "plain CCD", &r);
+            if (measure_path(cases[c], &def, chains, seed, &r)) return 1;
+            print_path_row(name, cases[c].joints, "defaults", &r);
         }
         printf("%-15s    mean passes: defaults %.2fx fewer than plain CCD\n", "", plain_mean / def_mean);
     }

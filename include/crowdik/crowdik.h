@@ -211,6 +211,15 @@ typedef struct cik_ccd_options {
      *  hinge plane (instead of the shortest arc, which the hinge limit then
      *  projects). 0: off. */
     int hinge_aware;
+    /** Damped least-squares steps, in [0, 1]; 0 = off. Each CCD sweep is
+     *  framed by a step that turns every joint at once (a hinge about its
+     *  axis, any other joint freely) by the smallest rotations that move
+     *  the effector onto the target to first order, damped by this value
+     *  times the chain's reach (larger: shorter, safer steps). It bends a
+     *  nearly straight chain along its whole length, which single-joint CCD
+     *  steps do only over many passes (docs/solver.md, "Damped
+     *  least-squares steps"). Not applied in the limb step. */
+    float dls_damping;
     /** CIK_LIMB_AUTO: chains shaped like a limb (2 or 3 joints, joint 1 a
      *  hinge, joint 0 not a hinge, e.g. hip-knee-ankle or shoulder-elbow-
      *  wrist) start their first pass with the limb step: the middle hinge

@@ -242,6 +242,58 @@ CIK_INLINE vm step(group *g, int j, vm active, const cik__kernel_job *job, int p
     return go;
 }
 
+/* The damped least-squares step on the lanes of `m` (docs/solver.md,
+ * "Damped least-squares steps"; the reference's dls_step): every joint at
+ * once by the smallest rotations that move E onto T to first order, damped
+ * by `lambda2` (the squared damping times the reach). M y = T - E is solved
+ * by the adjugate of the symmetric 3x3 M; each joint turns, tip first, by
+ * normalize(w / 2, 1) with w = r x y (a free joint) or h ((h x r) . y) (a
+ * hinge about its world axis h). */
+CIK_INLINE void dls_step(group *g, vm m, vf lambda2)
+{
+    const int J = g->joints;
+    v3 r[CIK_MAX_JOINTS];
+    const vf zero = v_set1(0.0f);
+    v3 m0 = {lambda2, zero, zero}, m1 = {zero, lambda2, zero}, m2 = {zero, zero, lambda2};
+    for (int j = 0; j < J; ++j) {
+        r[j] = v3_sub(g->E, g->P[j]);
+        vm hinge = v_eq(jload(g, j, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE));
+        vf rr = v3_dot(r[j], r[j]);
+        /* a free joint adds |r|^2 I - r r^T */
+        v3 f0 = {v_fnma(r[j].x, r[j].x, rr), v_neg(v_mul(r[j].y, r[j].x)), v_neg(v_mul(r[j].z, r[j].x))};
+        v3 f1 = {v_neg(v_mul(r[j].x, r[j].y)), v_fnma(r[j].y, r[j].y, rr), v_neg(v_mul(r[j].z, r[j].y))};
+        v3 f2 = {v_neg(v_mul(r[j].x, r[j].z)), v_neg(v_mul(r[j].y, r[j].z)), v_fnma(r[j].z, r[j].z, rr)};
+        if (w_any(hinge)) {
+            /* a hinge adds k k^T, k = h x r */
+            v3 k = v3_cross(world_hinge_axis(g, j), r[j]);
+            f0 = v3_sel(hinge, v3_scale(k, k.x), f0);
+            f1 = v3_sel(hinge, v3_scale(k, k.y), f1);
+            f2 = v3_sel(hinge, v3_scale(k, k.z), f2);
+        }
+        m0 = v3_add(m0, f0);
+        m1 = v3_add(m1, f1);
+        m2 = v3_add(m2, f2);
+    }
+    v3 a0 = v3_cross(m1, m2), a1 = v3_cross(m2, m0), a2 = v3_cross(m0, m1);
+    vf det = v3_dot(m0, a0);
+    m = w_and(m, v_gt(det, zero)); /* a chain with no length: nothing to move */
+    if (!w_any(m)) return;
+    v3 e = v3_sub(g->T, g->E);
+    vf inv = v_div(v_set1(1.0f), v_sel(m, det, v_set1(1.0f)));
+    v3 y = {v_mul(v3_dot(a0, e), inv), v_mul(v3_dot(a1, e), inv), v_mul(v3_dot(a2, e), inv)};
+    for (int j = J - 1; j >= 0; --j) {
+        v3 w = v3_cross(r[j], y);
+        vm hinge = v_eq(jload(g, j, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE));
+        if (w_any(hinge)) {
+            /* the parents have not turned yet: the world axis is the one M used */
+            v3 h = world_hinge_axis(g, j);
+            w = v3_sel(hinge, v3_scale(h, v3_dot(v3_cross(h, r[j]), y)), w);
+        }
+        vq q = {v_mul(v_set1(0.5f), w.x), v_mul(v_set1(0.5f), w.y), v_mul(v_set1(0.5f), w.z), v_set1(1.0f)};
+        rotate_joint(g, j, q_normalize(q), m);
+    }
+}
+
 /* The half-angle pair (sin, cos) of phi/2, phi in [-pi, pi], from
  * (sin phi, cos phi): normalize(sin phi, 1 + cos phi), which is
  * proportional to it, loses everything near a half turn, where 1 + cos phi
@@ -540,6 +592,12 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
                      w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
 
     const vf threshold = v_set1(job->threshold);
+    /* damped least-squares steps, on chains of 3 joints or more (on one
+     * or two joints a step has little to spread and its nearly singular
+     * solve adds rounding noise that backends do not share, as in the
+     * reference), lambda^2 = (damping * reach)^2 */
+    const int dls = job->dls_damping > 0.0f && J >= 3;
+    const vf lambda2 = v_mul(v_mul(v_set1(job->dls_damping), reach), v_mul(v_set1(job->dls_damping), reach));
     /* passes per lane: `count` (int32) before the current chunk plus
      * `chunk` (float, exact below K_PASS_CHUNK) in it; the same for every
      * lane of a fresh group, not of a regrouped one */
@@ -581,10 +639,25 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
             sweep = w_andnot(active, limb);
         }
         if (!w_any(sweep)) continue;
+        if (dls) {
+            /* a damped least-squares step before the sweep; a lane it
+             * brings within the threshold ends its pass there */
+            dls_step(&g, sweep, lambda2);
+            sweep = w_andnot(sweep, v_lt(distance(g.E, g.T), threshold));
+            if (!w_any(sweep)) continue;
+        }
         vm moved = w_false();
         for (int j = J - 1; j >= 0; --j) moved = w_or(moved, step(&g, j, sweep, job, 0));
-        /* nothing moved: E is where it was at the pass start, still >=
-         * threshold; a chain aimed at a target out of its reach stays */
+        if (dls) {
+            /* and one after it, where the sweep left the lane short; a lane
+             * it brings within the threshold is not stuck */
+            vm dls_after = w_andnot(sweep, v_lt(distance(g.E, g.T), threshold));
+            if (w_any(dls_after)) dls_step(&g, dls_after, lambda2);
+            moved = w_or(moved, v_lt(distance(g.E, g.T), threshold));
+        }
+        /* nothing moved: E is where it was at the pass start (or the step
+         * after the sweep left it short), still >= threshold; a chain
+         * aimed at a target out of its reach stays */
         vm stuck = w_andnot(sweep, moved);
         if (w_any(stuck)) {
             stuck = w_andnot(stuck, aimed_out_of_reach(&g, unreachable));

@@ -1,0 +1,196 @@
+/*
+ * Damped least-squares steps (cik_options.ccd.dls_damping, docs/solver.md,
+ * "Damped least-squares steps"): the rotation one step gives where the math
+ * fixes it, scale invariance, every backend against the reference on
+ * thousands of generated chains, and the convergence the defaults reach on
+ * spines, tails and legs without limits.
+ */
+#include "common.h"
+
+/* Three joints at the origin (zero offsets), effector 1 * `scale` along +X,
+ * target at angle `a` about +Z on the effector's circle; hinges about Z or
+ * free joints. (The steps run on chains of three joints or more.) */
+static cik_chain arc_chain(double a, double scale, int hinge)
+{
+    cik_chain c = t_chain(3);
+    c.effector = t_v3((float)scale, 0, 0);
+    c.target = t_v3((float)(scale * cos(a)), (float)(scale * sin(a)), 0);
+    for (int j = 0; hinge && j < 3; ++j) {
+        c.limit[j].type = CIK_LIMIT_HINGE;
+        c.limit[j].axis = t_v3(0, 0, 1);
+        c.limit[j].min_angle = -3.0f;
+        c.limit[j].max_angle = 3.0f;
+    }
+    return c;
+}
+
+/*
+ * Every joint has r = E - P[j] = (s, 0, 0); with e = T - E the step solves
+ * (lambda^2 I + 3 (|r|^2 I - r r^T)) y = e (free joints) or
+ * (lambda^2 I + 3 k k^T) y = e with k = Z x r (hinges): both give
+ * y_y = e_y / (3 s^2 + lambda^2), and each joint turns about Z by
+ * w_z = s y_y, applied as normalize(w / 2, 1): angle 2 atan(w_z / 2). With
+ * lambda = damping * reach = damping * s, w_z = sin(a) / (3 + damping^2) for
+ * every scale s. A threshold of 1 cm lets the pass end right after the step
+ * (the error left is below 2 mm), so the rotations are the step's alone.
+ */
+T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
+{
+    static const double damping[] = {0.05, 0.2, 0.5};
+    static const double scales[] = {1.0, 2.0, 0.25};
+    const double a = 0.02;
+    for (int h = 0; h < 2; ++h)
+        for (int d = 0; d < 3; ++d)
+            for (int s = 0; s < 3; ++s) {
+                cik_chain c = arc_chain(a, scales[s], h);
+                cik_batch *b = NULL;
+                cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
+                cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
+                cik_options o = t_plain_options(be, 1);
+                o.threshold = (float)(0.01 * scales[s]);
+                o.max_iterations = 1;
+                o.ccd.dls_damping = (float)damping[d];
+                cr_assert_eq(cik_solve(b, &o), CIK_OK);
+                cik_result r;
+                cik_batch_result(b, 0, &r);
+                cik_batch_get_chain(b, 0, &c);
+                double wz = sin(a) / (3.0 + damping[d] * damping[d]);
+                double want = 2.0 * atan(0.5 * wz);
+                cr_assert_eq(r.iterations, 1);
+                cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s hinge %d damping %g scale %g: not converged",
+                          cik_backend_name(be), h, damping[d], scales[s]);
+                for (int j = 0; j < 3; ++j) {
+                    double got = t_angle_about(c.rotation[j], t_v3(0, 0, 1));
+                    cr_assert(fabs(got - want) < 2e-6, "%s hinge %d damping %g scale %g joint %d: angle %.8f, want %.8f",
+                              cik_backend_name(be), h, damping[d], scales[s], j, got, want);
+                    /* a rotation about Z alone */
+                    cr_assert(fabs(c.rotation[j].x) < 1e-7 && fabs(c.rotation[j].y) < 1e-7);
+                }
+                double err = scales[s] * 2.0 * sin(0.5 * (a - 3.0 * want));
+                cr_assert(fabs(r.error - err) < 4e-6 * scales[s], "%s: error %g, want %g", cik_backend_name(be),
+                          r.error, err);
+                cik_batch_destroy(b);
+            }
+}
+
+/* Without the step the same pass is a plain CCD sweep whose tip joint
+ * aligns exactly: the option is what made the angles above. */
+T_BACKEND_TEST(dls, off_is_plain_ccd)
+{
+    cik_chain c = arc_chain(0.02, 1.0, 0);
+    cik_batch *b = NULL;
+    cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
+    cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
+    cik_options o = t_plain_options(be, 1);
+    o.threshold = 0.01f;
+    o.max_iterations = 1;
+    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+    cik_batch_get_chain(b, 0, &c);
+    cr_assert(fabs(t_angle_about(c.rotation[2], t_v3(0, 0, 1)) - 0.02) < 2e-6);
+    cr_assert(fabs(t_angle_about(c.rotation[0], t_v3(0, 0, 1))) < 1e-7);
+    cik_batch_destroy(b);
+}
+
+/* Every kernel against the reference with the steps on, on spines, tails,
+ * random chains with and without limits and legs: one pass in lockstep
+ * (effector within 1e-5 of the chain's scale on at least 99.9 percent of
+ * chains, relative to the chain's scale) and the same converged flag and
+ * pass count after 10 passes on at least 99.9 percent (tails: 99.5,
+ * docs/solver.md). */
+T_KERNEL_TEST(dls, backends_agree_with_the_reference)
+{
+    static const wl_kind kinds[] = {WL_SPINE, WL_TAIL, WL_RANDOM, WL_RANDOM_NO_LIMITS, WL_LEGS_NO_LIMITS};
+    static const int joints[] = {0, 0, 6, 4, 0};
+    const int n = 1000;
+    long chains = 0, over = 0;
+    for (int k = 0; k < 5; ++k) {
+        long same = 0, total = 0, over0 = over;
+        for (int passes = 1; passes <= 10; passes += 9) {
+            cik_batch *ref = t_workload_batch(kinds[k], 91, n, joints[k]);
+            cik_batch *got = t_workload_batch(kinds[k], 91, n, joints[k]);
+            cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
+            o.max_iterations = passes;
+            cr_assert_eq(cik_solve(ref, &o), CIK_OK);
+            o.backend = be;
+            cr_assert_eq(cik_solve(got, &o), CIK_OK);
+            for (int i = 0; i < n; ++i) {
+                if (passes == 1) {
+                    cik_vec3 er, eg, p[CIK_MAX_JOINTS];
+                    cik_chain c;
+                    cik_batch_get_chain(ref, i, &c);
+                    cik_batch_forward(ref, i, p, &er);
+                    cik_batch_forward(got, i, NULL, &eg);
+                    /* the chain's scale (docs/solver.md): the larger of 1,
+                     * its reach and its coordinates' magnitude (these
+                     * crowds stand up to 50 m from the origin) */
+                    double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
+                    for (int j = 0; j <= c.joint_count; ++j) {
+                        cik_vec3 v = j < c.joint_count ? p[j] : er;
+                        double m = fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+                        scale = m > scale ? m : scale;
+                    }
+                    over += t_dist(er, eg) / scale > 1e-5;
+                    ++chains;
+                } else {
+                    cik_result rr, rg;
+                    cik_batch_result(ref, i, &rr);
+                    cik_batch_result(got, i, &rg);
+                    same += rr.iterations == rg.iterations &&
+                            (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
+                    ++total;
+                }
+            }
+            cik_batch_destroy(ref);
+            cik_batch_destroy(got);
+        }
+        cr_log_info("%s %s: %ld of %ld same passes and converged flag, %ld over 1e-5 after one pass",
+                    cik_backend_name(be), wl_name(kinds[k]), same, total, over - over0);
+        long allowed = kinds[k] == WL_TAIL ? 5 : 1; /* per 1000 */
+        cr_assert_geq(same * 1000, total * (1000 - allowed), "%s %s: pass counts differ from the reference",
+                      cik_backend_name(be), wl_name(kinds[k]));
+    }
+    cr_assert_leq(over * 1000, chains, "%s: %ld of %ld chains off the reference after one pass", cik_backend_name(be),
+                  over, chains);
+}
+
+/* Converged within `passes` passes, percent, with the defaults. */
+static double within(wl_kind kind, int bind, int passes, int n)
+{
+    cik_batch *b = t_workload_batch(kind, 1, n, 0);
+    if (bind) {
+        cik_streams st;
+        cik_batch_streams(b, &st);
+        for (int j = 0; j < cik_batch_joint_count(b); ++j)
+            for (int i = 0; i < n; ++i) {
+                st.rotation_x[j][i] = st.rotation_y[j][i] = st.rotation_z[j][i] = 0.0f;
+                st.rotation_w[j][i] = 1.0f;
+            }
+    }
+    cik_options o = t_options(cik_backend_best(), 1);
+    o.max_iterations = passes;
+    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+    long conv = 0;
+    for (int i = 0; i < n; ++i) {
+        cik_result r;
+        cik_batch_result(b, i, &r);
+        conv += (r.flags & CIK_RESULT_CONVERGED) != 0;
+    }
+    cik_batch_destroy(b);
+    return 100.0 * (double)conv / n;
+}
+
+/* The defaults on the --quality workloads (2,000 chains each here, seed 1). */
+Test(dls, defaults_converge_spines_tails_and_free_legs)
+{
+    const int n = 2000;
+    double spine10 = within(WL_SPINE, 0, 10, n), tail16 = within(WL_TAIL, 0, 16, n);
+    double legs2 = within(WL_LEGS_NO_LIMITS, 0, 2, n);
+    double spine_straight = within(WL_SPINE, 1, 10, n);
+    cr_log_info("spine <= 10: %.2f%%, tail <= 16: %.2f%%, legs without limits <= 2: %.2f%%, straight spine <= 10: "
+                "%.2f%%",
+                spine10, tail16, legs2, spine_straight);
+    cr_assert_geq(spine10, 99.0);
+    cr_assert_geq(tail16, 95.0);
+    cr_assert_geq(legs2, 99.0);
+    cr_assert_geq(spine_straight, 99.0);
+}
