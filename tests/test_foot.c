@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "crowdik/foot.h"
+#include "common.h"
 
 #define PI_F 3.14159265f
 
@@ -470,97 +471,91 @@ static float bumps(float x, float z) { return 0.08f * sinf(1.3f * x) * cosf(0.7f
 
 static int same_floats(const float *a, const float *b, int n) { return memcmp(a, b, (size_t)n * sizeof *a) == 0; }
 
-Test(foot, frame_equals_its_stages)
+T_BACKEND_TEST(foot, frame_equals_its_stages)
 {
     enum { CHARS = 1301 };
     fill(bumps);
     cik_heightfield hf = grid();
-    for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be) {
-        if (!cik_backend_available((cik_backend)be)) continue;
-        for (int threads = 1; threads <= 2; ++threads) {
-            scene a, b;
-            scene_init(&a, CHARS);
-            scene_init(&b, CHARS);
-            cik_foot_options o = cik_foot_default_options();
-            o.solver.backend = (cik_backend)be;
-            o.solver.threads = threads;
-            /* probe takes no options: it runs with the backend and threads
-             * of the crowd's last staged call */
-            cr_assert_eq(cik_foot_crowd_solve(b.crowd, &o), CIK_OK);
-            for (int frame = 0; frame < 3; ++frame) {
-                for (int c = 0; c < CHARS; ++c) {
-                    float t = 0.37f * (float)c + 0.5f * (float)frame;
-                    float hfl[2] = {0.4f * sinf(t), -0.4f * sinf(t)};
-                    float k[2] = {0.3f + 0.3f * cosf(t), 0.3f - 0.2f * cosf(t)};
-                    float w[2] = {c % 3 ? 1.0f : 0.5f, 1.0f};
-                    float x = -9.0f + 0.45f * (float)(c % 40), z = -9.0f + 0.55f * (float)(c / 40);
-                    set_pose(&a, c, x, 0.9f + 0.05f * sinf(t), z, 0.1f * t, hfl, k, w);
-                    set_pose(&b, c, x, 0.9f + 0.05f * sinf(t), z, 0.1f * t, hfl, k, w);
-                }
-                cr_assert_eq(cik_foot_crowd_frame(a.crowd, &hf, &o), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_probe(b.crowd, &o), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_ground_heightfield(b.crowd, &hf, &o), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_place(b.crowd, &o), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_solve(b.crowd, &o), CIK_OK);
-                cr_assert_eq(cik_foot_crowd_align(b.crowd, &o), CIK_OK);
-                const int F = 2 * CHARS;
-                int same = same_floats(a.s.pelvis_drop, b.s.pelvis_drop, CHARS) &&
-                           same_floats(a.s.target_x, b.s.target_x, F) && same_floats(a.s.target_y, b.s.target_y, F) &&
-                           same_floats(a.s.target_z, b.s.target_z, F) && same_floats(a.s.ankle_x, b.s.ankle_x, F) &&
-                           same_floats(a.s.ankle_y, b.s.ankle_y, F) && same_floats(a.s.ankle_z, b.s.ankle_z, F) &&
-                           same_floats(a.s.foot_qx, b.s.foot_qx, F) && same_floats(a.s.foot_qy, b.s.foot_qy, F) &&
-                           same_floats(a.s.foot_qz, b.s.foot_qz, F) && same_floats(a.s.foot_qw, b.s.foot_qw, F);
-                for (int j = 0; j < 3; ++j)
-                    same = same && same_floats(a.s.solved_x[j], b.s.solved_x[j], F) &&
-                           same_floats(a.s.solved_y[j], b.s.solved_y[j], F) &&
-                           same_floats(a.s.solved_z[j], b.s.solved_z[j], F) &&
-                           same_floats(a.s.solved_w[j], b.s.solved_w[j], F);
-                cr_assert(same, "%s, %d thread(s), frame %d: the frame differs from its stages",
-                          cik_backend_name((cik_backend)be), threads, frame);
+    for (int threads = 1; threads <= 2; ++threads) {
+        scene a, b;
+        scene_init(&a, CHARS);
+        scene_init(&b, CHARS);
+        cik_foot_options o = cik_foot_default_options();
+        o.solver.backend = (cik_backend)be;
+        o.solver.threads = threads;
+        /* probe takes no options: it runs with the backend and threads
+         * of the crowd's last staged call */
+        cr_assert_eq(cik_foot_crowd_solve(b.crowd, &o), CIK_OK);
+        for (int frame = 0; frame < 3; ++frame) {
+            for (int c = 0; c < CHARS; ++c) {
+                float t = 0.37f * (float)c + 0.5f * (float)frame;
+                float hfl[2] = {0.4f * sinf(t), -0.4f * sinf(t)};
+                float k[2] = {0.3f + 0.3f * cosf(t), 0.3f - 0.2f * cosf(t)};
+                float w[2] = {c % 3 ? 1.0f : 0.5f, 1.0f};
+                float x = -9.0f + 0.45f * (float)(c % 40), z = -9.0f + 0.55f * (float)(c / 40);
+                set_pose(&a, c, x, 0.9f + 0.05f * sinf(t), z, 0.1f * t, hfl, k, w);
+                set_pose(&b, c, x, 0.9f + 0.05f * sinf(t), z, 0.1f * t, hfl, k, w);
             }
-            cik_foot_crowd_destroy(a.crowd);
-            cik_foot_crowd_destroy(b.crowd);
+            cr_assert_eq(cik_foot_crowd_frame(a.crowd, &hf, &o), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_probe(b.crowd, &o), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_ground_heightfield(b.crowd, &hf, &o), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_place(b.crowd, &o), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_solve(b.crowd, &o), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_align(b.crowd, &o), CIK_OK);
+            const int F = 2 * CHARS;
+            int same = same_floats(a.s.pelvis_drop, b.s.pelvis_drop, CHARS) &&
+                       same_floats(a.s.target_x, b.s.target_x, F) && same_floats(a.s.target_y, b.s.target_y, F) &&
+                       same_floats(a.s.target_z, b.s.target_z, F) && same_floats(a.s.ankle_x, b.s.ankle_x, F) &&
+                       same_floats(a.s.ankle_y, b.s.ankle_y, F) && same_floats(a.s.ankle_z, b.s.ankle_z, F) &&
+                       same_floats(a.s.foot_qx, b.s.foot_qx, F) && same_floats(a.s.foot_qy, b.s.foot_qy, F) &&
+                       same_floats(a.s.foot_qz, b.s.foot_qz, F) && same_floats(a.s.foot_qw, b.s.foot_qw, F);
+            for (int j = 0; j < 3; ++j)
+                same = same && same_floats(a.s.solved_x[j], b.s.solved_x[j], F) &&
+                       same_floats(a.s.solved_y[j], b.s.solved_y[j], F) &&
+                       same_floats(a.s.solved_z[j], b.s.solved_z[j], F) &&
+                       same_floats(a.s.solved_w[j], b.s.solved_w[j], F);
+            cr_assert(same, "%s, %d thread(s), frame %d: the frame differs from its stages",
+                      cik_backend_name((cik_backend)be), threads, frame);
         }
+        cik_foot_crowd_destroy(a.crowd);
+        cik_foot_crowd_destroy(b.crowd);
     }
 }
 
 /* The ground stage (vector cells, scalar gather, vector finish; the border
  * in full scalar code) gives what cik_heightfield_sample gives, on every
  * backend: points all over the grid, on its border cells, outside it. */
-Test(foot, ground_stage_matches_the_sampler)
+T_BACKEND_TEST(foot, ground_stage_matches_the_sampler)
 {
     enum { CHARS = 1301 };
     fill(bumps);
     cik_heightfield hf = grid();
-    for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be) {
-        if (!cik_backend_available((cik_backend)be)) continue;
-        scene sc;
-        scene_init(&sc, CHARS);
-        cik_foot_options o = cik_foot_default_options();
-        o.solver.backend = (cik_backend)be;
-        const int F = 2 * CHARS;
-        for (int f = 0; f < F; ++f) {
-            /* a low-discrepancy walk over [-11, 11]^2: the grid is [-10, 10] */
-            sc.s.probe_x[f] = -11.0f + 22.0f * (float)((f * 0.6180339887) - (int)(f * 0.6180339887));
-            sc.s.probe_z[f] = -11.0f + 22.0f * (float)((f * 0.7548776662) - (int)(f * 0.7548776662));
-        }
-        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
-        int border = 0;
-        for (int f = 0; f < F; ++f) {
-            float h;
-            cik_vec3 n;
-            cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[f], sc.s.probe_z[f], &h, &n), CIK_OK);
-            float dn = fabsf(n.x - sc.s.contact_nx[f]) + fabsf(n.y - sc.s.contact_ny[f]) + fabsf(n.z - sc.s.contact_nz[f]);
-            cr_assert(fabsf(h - sc.s.contact_y[f]) <= 1e-6f && dn <= 1e-5f,
-                      "%s: point %d (%g, %g): height %g normal (%g %g %g), the sampler %g (%g %g %g)",
-                      cik_backend_name((cik_backend)be), f, sc.s.probe_x[f], sc.s.probe_z[f], sc.s.contact_y[f],
-                      sc.s.contact_nx[f], sc.s.contact_ny[f], sc.s.contact_nz[f], h, n.x, n.y, n.z);
-            float u = (sc.s.probe_x[f] + 10.0f) / 0.25f, v = (sc.s.probe_z[f] + 10.0f) / 0.25f;
-            border += !(u >= 1.0f && u < HN - 3.0f && v >= 1.0f && v < HN - 3.0f);
-        }
-        cr_assert_gt(border, F / 10, "too few points on the border or outside");
-        cik_foot_crowd_destroy(sc.crowd);
+    scene sc;
+    scene_init(&sc, CHARS);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = (cik_backend)be;
+    const int F = 2 * CHARS;
+    for (int f = 0; f < F; ++f) {
+        /* a low-discrepancy walk over [-11, 11]^2: the grid is [-10, 10] */
+        sc.s.probe_x[f] = -11.0f + 22.0f * (float)((f * 0.6180339887) - (int)(f * 0.6180339887));
+        sc.s.probe_z[f] = -11.0f + 22.0f * (float)((f * 0.7548776662) - (int)(f * 0.7548776662));
     }
+    cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
+    int border = 0;
+    for (int f = 0; f < F; ++f) {
+        float h;
+        cik_vec3 n;
+        cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[f], sc.s.probe_z[f], &h, &n), CIK_OK);
+        float dn = fabsf(n.x - sc.s.contact_nx[f]) + fabsf(n.y - sc.s.contact_ny[f]) + fabsf(n.z - sc.s.contact_nz[f]);
+        cr_assert(fabsf(h - sc.s.contact_y[f]) <= 1e-6f && dn <= 1e-5f,
+                  "%s: point %d (%g, %g): height %g normal (%g %g %g), the sampler %g (%g %g %g)",
+                  cik_backend_name((cik_backend)be), f, sc.s.probe_x[f], sc.s.probe_z[f], sc.s.contact_y[f],
+                  sc.s.contact_nx[f], sc.s.contact_ny[f], sc.s.contact_nz[f], h, n.x, n.y, n.z);
+        float u = (sc.s.probe_x[f] + 10.0f) / 0.25f, v = (sc.s.probe_z[f] + 10.0f) / 0.25f;
+        border += !(u >= 1.0f && u < HN - 3.0f && v >= 1.0f && v < HN - 3.0f);
+    }
+    cr_assert_gt(border, F / 10, "too few points on the border or outside");
+    cik_foot_crowd_destroy(sc.crowd);
 }
 
 Test(foot, refuses_bad_input)
