@@ -1,7 +1,7 @@
 /*
  * The crowd's foot-placement frame on an engine's own job system.
  *
- * The same tiny pthreads job pool as job_pool.c stands in for the engine's.
+ * The same tiny pthreads job pool as job_pool.c (job_pool.h) stands in for the engine's.
  * Each frame is checked once (cik_foot_crowd_frame_plan_init: options, this
  * frame's time, the heightfield) and cut into jobs of whole blocks of
  * CIK_FOOT_RANGE_ALIGNMENT characters, which the workers run with
@@ -21,80 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- the engine's job pool ----------------------------------------------- */
-typedef void (*job_fn)(void *context, int begin, int end);
-
-typedef struct job_pool {
-    pthread_mutex_t lock;
-    pthread_cond_t work, done;
-    pthread_t *thread;
-    int workers, quit;
-    /* the parallel for being run: [next, end) left, `pending` jobs unfinished */
-    job_fn fn;
-    void *context;
-    int next, end, grain, pending;
-} job_pool;
-
-static void *pool_worker(void *arg)
-{
-    job_pool *p = (job_pool *)arg;
-    pthread_mutex_lock(&p->lock);
-    for (;;) {
-        while (!p->quit && p->next >= p->end) pthread_cond_wait(&p->work, &p->lock);
-        if (p->quit) break;
-        int b = p->next, e = b + p->grain < p->end ? b + p->grain : p->end;
-        p->next = e;
-        pthread_mutex_unlock(&p->lock);
-        p->fn(p->context, b, e);
-        pthread_mutex_lock(&p->lock);
-        if (--p->pending == 0) pthread_cond_broadcast(&p->done);
-    }
-    pthread_mutex_unlock(&p->lock);
-    return NULL;
-}
-
-static int pool_start(job_pool *p, int workers)
-{
-    memset(p, 0, sizeof *p);
-    pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->done, NULL);
-    p->thread = (pthread_t *)calloc((size_t)workers, sizeof(pthread_t));
-    if (!p->thread) return 0;
-    for (int i = 0; i < workers; ++i) {
-        if (pthread_create(&p->thread[i], NULL, pool_worker, p) != 0) break;
-        p->workers = i + 1;
-    }
-    return p->workers > 0;
-}
-
-/* Runs fn over [0, n) in jobs of `grain` indices and waits for all of them. */
-static void pool_parallel_for(job_pool *p, job_fn fn, void *context, int n, int grain)
-{
-    pthread_mutex_lock(&p->lock);
-    p->fn = fn;
-    p->context = context;
-    p->next = 0;
-    p->end = n;
-    p->grain = grain;
-    p->pending = (n + grain - 1) / grain;
-    pthread_cond_broadcast(&p->work);
-    while (p->pending > 0) pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
-}
-
-static void pool_stop(job_pool *p)
-{
-    pthread_mutex_lock(&p->lock);
-    p->quit = 1;
-    pthread_cond_broadcast(&p->work);
-    pthread_mutex_unlock(&p->lock);
-    for (int i = 0; i < p->workers; ++i) pthread_join(p->thread[i], NULL);
-    free(p->thread);
-    pthread_cond_destroy(&p->work);
-    pthread_cond_destroy(&p->done);
-    pthread_mutex_destroy(&p->lock);
-}
+/* --- the engine's job pool (job_pool.h) --------------------------------- */
+#include "job_pool.h"
 
 /* --- the crowd ------------------------------------------------------------ */
 static cik_limit swing_twist(float twist, float swing)
