@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -460,12 +461,16 @@ static void dls_step(cik_chain *c, pose *p, float damping, float reach)
     if (!(det > 0.0f)) return; /* a chain with no length: nothing to move */
     vec3 e = sub(c->target, p->E);
     vec3 y = scale(v3(dot(a0, e), dot(a1, e), dot(a2, e)), 1.0f / det);
+    /* huge coordinates overflow M or its solve: no step when y is not
+     * finite (NaN fails the comparison), no turn at a joint whose w is not */
+    if (!(dot(y, y) < FLT_MAX)) return;
     for (int j = J - 1; j >= 0; --j) {
         vec3 w;
         if (c->limit[j].type == CIK_LIMIT_HINGE)
             w = scale(h[j], dot(cross(h[j], r[j]), y));
         else
             w = cross(r[j], y);
+        if (!(dot(w, w) < FLT_MAX)) continue;
         rotate_joint(c, p, j, qnormalize(qmake(0.5f * w.x, 0.5f * w.y, 0.5f * w.z, 1.0f)));
     }
 }

@@ -24,6 +24,7 @@
 #include "vec_wide.h"
 #include "vec_math.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -281,6 +282,10 @@ CIK_INLINE void dls_step(group *g, vm m, vf lambda2)
     v3 e = v3_sub(g->T, g->E);
     vf inv = v_div(v_set1(1.0f), v_sel(m, det, v_set1(1.0f)));
     v3 y = {v_mul(v3_dot(a0, e), inv), v_mul(v3_dot(a1, e), inv), v_mul(v3_dot(a2, e), inv)};
+    /* huge coordinates overflow M or its solve: no step where y is not
+     * finite (NaN fails the comparison), nor at a joint whose w is not */
+    m = w_and(m, v_lt(v3_dot(y, y), v_set1(FLT_MAX)));
+    if (!w_any(m)) return;
     for (int j = J - 1; j >= 0; --j) {
         v3 w = v3_cross(r[j], y);
         vm hinge = v_eq(jload(g, j, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE));
@@ -290,7 +295,7 @@ CIK_INLINE void dls_step(group *g, vm m, vf lambda2)
             w = v3_sel(hinge, v3_scale(h, v3_dot(v3_cross(h, r[j]), y)), w);
         }
         vq q = {v_mul(v_set1(0.5f), w.x), v_mul(v_set1(0.5f), w.y), v_mul(v_set1(0.5f), w.z), v_set1(1.0f)};
-        rotate_joint(g, j, q_normalize(q), m);
+        rotate_joint(g, j, q_normalize(q), w_and(m, v_lt(v3_dot(w, w), v_set1(FLT_MAX))));
     }
 }
 
