@@ -20,6 +20,7 @@
  *                     warm start, as between the frames of an animation)
  *   joint99           the largest single-joint rotation of a solve (start
  *                     pose -> solution), p99, degrees
+ *   ns/chain          solve time per chain, best backend, one thread
  * and per workload a path row: every target moves along a circle of 2 cm
  * radius, 32 frames, each frame solved from the last frame's solution (warm
  * starts, as in an animation): converged frames, the frames whose target
@@ -30,8 +31,7 @@
  * degrees; a smooth solver follows the 0.4 cm per frame target with small
  * steady changes). Folded rows start spines and tails curled in one plane
  * (every joint bent alike, half a turn in all or as far as the swing limits
- * allow) instead of from the animated pose.
- *   ns/chain          solve time per chain, best backend, one thread
+ * allow, wl_fold) instead of from the animated pose.
  */
 #include "quality.h"
 
