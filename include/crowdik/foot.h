@@ -414,7 +414,7 @@ typedef struct cik_foot_frame_plan {
     union {
         void *align_pointer;
         double align_double;
-        unsigned char bytes[512];
+        unsigned char bytes[1024];
     } opaque;
 } cik_foot_frame_plan;
 
