@@ -16,17 +16,49 @@
 
 /* ---------------------------------------------------------------- terrain */
 
-/* Hills everywhere; a ridge along x (period 24 m: 4 m up at 15 degrees, 4 m
- * flat, 4 m down, 12 m flat); 10 cm steps along z (up at z = 8 mod 16, down
- * at z = 0 mod 16). */
+static int terrain_kind = TERRAIN_PROCEDURAL;
+
+void terrain_select(int kind) { terrain_kind = kind; }
+
+/* The procedural terrain in double precision: in float, x + 2400 is only
+ * good to 0.24 mm, which would put steps of that size into the ridge and
+ * noise into a 1 mm difference. Hills everywhere; a ridge along x (period
+ * 24 m: 4 m up at 15 degrees, 4 m flat, 4 m down, 12 m flat). */
+static double terrain_smooth(double x, double z)
+{
+    double h = 0.18 * sin(0.31 * x + 0.5) * cos(0.23 * z) + 0.07 * sin(0.83 * x - 0.61 * z);
+    double k = tan(RIDGE_SLOPE_DEG * 3.14159265358979323846 / 180.0);
+    double xm = fmod(x + 2400.0, 24.0);
+    double r = xm < 4 ? k * xm : (xm < 8 ? 4 * k : (xm < 12 ? k * (12 - xm) : 0));
+    return h + r;
+}
+
+/* 10 cm steps along z: up at z = 8 mod 16, down at z = 0 mod 16. */
+static double terrain_step(double z) { return fmod(z + 1600.0, 16.0) >= 8.0 ? 0.10 : 0.0; }
+
 float terrain(float x, float z)
 {
-    float h = 0.18f * sinf(0.31f * x + 0.5f) * cosf(0.23f * z) + 0.07f * sinf(0.83f * x - 0.61f * z);
-    float k = tanf(RIDGE_SLOPE_DEG * SM_PI_F / 180.0f);
-    float xm = fmodf(x + 2400.0f, 24.0f);
-    float r = xm < 4 ? k * xm : (xm < 8 ? 4 * k : (xm < 12 ? k * (12 - xm) : 0));
-    float zm = fmodf(z + 1600.0f, 16.0f);
-    return h + r + (zm >= 8.0f ? 0.10f : 0.0f);
+    if (terrain_kind == TERRAIN_FLAT) return 0.0f;
+    return (float)(terrain_smooth(x, z) + terrain_step(z));
+}
+
+cik_vec3 terrain_normal(float x, float z)
+{
+    if (terrain_kind == TERRAIN_FLAT) return vec3(0, 1, 0);
+    const double d = 1e-3;
+    double gx = (terrain_smooth((double)x + d, z) - terrain_smooth((double)x - d, z)) / (2 * d);
+    double gz = (terrain_smooth(x, (double)z + d) - terrain_smooth(x, (double)z - d)) / (2 * d);
+    double n = sqrt(gx * gx + 1 + gz * gz);
+    return vec3((float)(-gx / n), (float)(1 / n), (float)(-gz / n));
+}
+
+int terrain_place(float x, float z)
+{
+    if (terrain_kind == TERRAIN_FLAT) return TERRAIN_AT_OTHER;
+    double zm = fmod((double)z + 1600.0, 8.0);
+    if (zm < 0.15 || zm > 8.0 - 0.15) return TERRAIN_AT_STEP;
+    double xm = fmod((double)x + 2400.0, 24.0);
+    return xm < 4.0 || (xm >= 8.0 && xm < 12.0) ? TERRAIN_AT_SLOPE : TERRAIN_AT_OTHER;
 }
 
 /* ---------------------------------------------------------------- rig */
@@ -35,8 +67,9 @@ void procedural_rig(float s, rig *r)
 {
     legs_adult(s, r->leg);
     for (int side = 0; side < 2; ++side) {
-        r->toe[side] = vec3(0, -0.06f * s, 0.14f * s);
-        r->heel[side] = vec3(0, -0.06f * s, -0.05f * s);
+        r->leg[side].point[CIK_FOOT_HEEL] = vec3(0, -0.06f * s, -0.05f * s);
+        r->leg[side].point[CIK_FOOT_BALL] = vec3(0, -0.06f * s, 0.10f * s);
+        r->leg[side].point[CIK_FOOT_TOE] = vec3(0, -0.06f * s, 0.14f * s);
     }
 }
 
@@ -157,6 +190,10 @@ static int clip_legs(const bvh_clip *c, const char *legs_spec, bvh_leg legs[2], 
  * and the sole's up in the ankle frame, for the stance detection. */
 typedef struct clip_tracks {
     cik_vec3 *ankle, *soleup, *root;
+    /* per side, in the ankle frame (frame 0's world axes): the toe tip and
+     * the toe joint (the ball; has_ball 0 when the leg has no toe joint) */
+    cik_vec3 tip[2], ball[2];
+    int has_ball[2];
 } clip_tracks;
 
 /* The rig from frame 0 and the poses of frames 1..N-1. Frame 0 (the
@@ -183,7 +220,9 @@ static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, c
             l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 1.7f);
             l->limit[1] = limit_hinge(knee_axis, 0.0f, 2.7f);
             l->limit[2] = limit_swing_twist(down, -0.6f, 0.6f, 1.0f);
-            rg->toe[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
+            tr->tip[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
+            tr->has_ball[s] = legs[s].toe >= 0;
+            tr->ball[s] = tr->has_ball[s] ? vec3_scale(vec3_sub(pos[legs[s].toe], pos[legs[s].ankle]), sc) : tr->tip[s];
         }
         for (int f = 0; f < nf; ++f) {
             bvh_pose(c, f + 1, pos, rot, end);
@@ -211,8 +250,27 @@ static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, c
     return ok ? 0 : -1;
 }
 
+/* The rule that puts heel, ball and toe on a clip's sole (docs/foot.md):
+ * the sole is the plane ankle_height below the ankle along sole_normal; the
+ * toe is the toe tip (the toe joint's End Site, or the ankle's) dropped onto
+ * it, the ball the toe joint dropped onto it (without a toe joint: 0.7 of
+ * the way from under the ankle to the toe, as in the procedural rig), the
+ * heel behind the point under the ankle by 0.3 of the way to the toe. */
+static void clip_points(cik_foot_leg *l, const clip_tracks *tr, int s)
+{
+    cik_vec3 n = l->sole_normal, under = vec3_scale(n, -l->ankle_height);
+    cik_vec3 toe = vec3_sub(tr->tip[s], vec3_scale(n, vec3_dot(tr->tip[s], n) + l->ankle_height));
+    cik_vec3 fwd = vec3_sub(toe, under);
+    cik_vec3 ball = vec3_sub(tr->ball[s], vec3_scale(n, vec3_dot(tr->ball[s], n) + l->ankle_height));
+    l->point[CIK_FOOT_HEEL] = vec3_sub(under, vec3_scale(fwd, 0.3f));
+    l->point[CIK_FOOT_BALL] = tr->has_ball[s] ? ball : vec3_add(under, vec3_scale(fwd, 0.7f));
+    l->point[CIK_FOOT_TOE] = toe;
+}
+
 /* Side s's stance (the ankle slow and low): the sole's up and the ankle
- * height are what the stance frames show; weights 1 in stance, eased to 0
+ * height are what the stance frames show (the foot's calibration); the
+ * weights, used only with --contacts weights (by default the pipeline finds
+ * the contacts itself): 1 in stance, eased to 0
  * over the RAMP_S seconds of swing next to it (before the landing and after
  * the lift-off). A weight that jumps to 1 at the landing asks the pelvis to
  * drop at once when the ground there is lower than the clip's floor, faster
@@ -250,12 +308,7 @@ static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, 
             if ((f - k >= 0 && w[f - k] > 0) || (f + k < nf && w[f + k] > 0)) d = k;
         ca->poses[f].weight[s] = d > ramp ? 0.0f : 1.0f - smooth01((float)d / (float)(ramp + 1));
     }
-    /* heel: behind the ankle at the sole, a third of the toe's reach */
-    cik_vec3 n3 = rg->leg[s].sole_normal;
-    cik_vec3 t = rg->toe[s];
-    cik_vec3 fwd = vec3_sub(t, vec3_scale(n3, vec3_dot(t, n3)));
-    rg->heel[s] = vec3_sub(vec3_scale(n3, -rg->leg[s].ankle_height), vec3_scale(fwd, 0.3f));
-    rg->toe[s] = vec3_add(vec3_scale(n3, -rg->leg[s].ankle_height), fwd);
+    clip_points(&rg->leg[s], tr, s);
 }
 
 int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz)
@@ -264,7 +317,8 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
     bvh_clip c;
     if (bvh_load(path, &c, err, errsz)) return -1;
     bvh_leg legs[2];
-    clip_tracks tr = {NULL, NULL, NULL};
+    clip_tracks tr;
+    memset(&tr, 0, sizeof tr);
     float *hs = NULL, *w = NULL;
     int rc = -1;
     if (c.frame_count < 3) {
@@ -298,6 +352,7 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
     }
     ca->travel = vec3_sub(tr.root[nf - 1], r0);
     ca->travel.y = 0;
+    ca->speed = vec3_length(ca->travel) / ((float)(nf - 1) * ca->dt);
     rc = 0;
 done:
     free(hs);
