@@ -46,6 +46,10 @@
 
 #define Q_PI 3.14159265358979
 
+/* Exit status when a solve cannot run (out of memory, a solver refusal):
+ * the same code in every crowdik tool. */
+enum { EXIT_CANNOT_RUN = 3 };
+
 typedef struct q_row {
     double within[4]; /* 1, 2, 5, 10 passes */
     double mean_passes;
@@ -301,6 +305,7 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
     cik_quat *last = malloc(sizeof(cik_quat) * (size_t)chains * CIK_MAX_JOINTS);
     double *v = malloc(sizeof(double) * (size_t)chains * PATH_FRAMES);
     int ok = b && center && last && v;
+    if (!ok) fprintf(stderr, "crowdik_validate: out of memory\n");
     memset(row, 0, sizeof *row);
     wl_rng r;
     wl_seed(&r, seed * 104729u + 3u);
@@ -339,7 +344,11 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
             c.target = (cik_vec3){t.x + cu * u.x + sw * w.x, t.y + cu * u.y + sw * w.y, t.z + cu * u.z + sw * w.z};
             cik_batch_set_chain(b, i, &c);
         }
-        if (cik_solve(b, o) != CIK_OK) ok = 0;
+        cik_status st = cik_solve(b, o);
+        if (st != CIK_OK) {
+            fprintf(stderr, "crowdik_validate: cik_solve: %s\n", cik_status_string(st));
+            ok = 0;
+        }
         for (int i = 0; ok && i < chains; ++i) {
             cik_result res;
             cik_chain c;
@@ -413,28 +422,45 @@ static void quality_usage(void)
 {
     printf("usage: crowdik_validate --quality [options]\n"
            "Convergence and pose quality per workload, plain CCD against the\n"
-           "defaults (cik_default_options) side by side; 1 mm, at most 10 passes.\n\n"
-           "  --chains N      chains per workload (default 10000)\n"
-           "  --seed N        generator seed (default 1)\n"
-           "  --backend NAME  reference, scalar, sse4.1, avx2, avx512, neon (default: best)\n"
-           "  --gain G        try these settings as a third configuration \"custom\":\n"
-           "  --max-step A      the defaults with gain G, step cap A radians,\n"
-           "  --weights LIST    per-joint weights (comma-separated, root first),\n"
-           "  --hinge-aware B   hinge-aware steps 0/1, limb mode 0/1,\n"
-           "  --limb B          damped least-squares steps' damping D (0 = off)\n"
-           "  --dls D\n"
-           "  --help          this text\n\n"
-           "Columns: converged within 1/2/5/10 passes (%%), mean passes, error\n"
-           "p50/p99/max (mm), chains with a limit violated by > 1e-3 rad, end-effector\n"
-           "bias (root joint rotation over tip joint rotation), pose change for a\n"
-           "5 mm target move p50/p99 (degrees; both solves from the same start), its\n"
-           "p99 over the moves that stay within reach (rjit99) and with T + 5 mm solved\n"
-           "from T's solution (wjit99, a warm start), the largest single-joint rotation\n"
-           "of a solve p99 (degrees), solve time per chain on one thread. Path rows:\n"
-           "targets on a 2 cm circle over 32 frames, each frame from the last solution:\n"
-           "converged frames (all, out of reach, converged among those within reach),\n"
-           "mean passes, frame-to-frame largest joint change. Folded rows start spines\n"
-           "and tails curled in one plane.\n");
+           "defaults (cik_default_options) side by side; 1 mm, at most 10 passes,\n"
+           "one thread.\n\n"
+           "  --chains N        chains per workload (default 10000)\n"
+           "  --seed N          generator seed (default 1)\n"
+           "  --backend NAME    reference, scalar, sse4.1, avx2, avx512, neon (default:\n"
+           "                    the best this CPU runs)\n"
+           "  --help            this text\n"
+           "Any of these adds a third configuration, \"custom\": the defaults with\n"
+           "  --gain G          CCD gain G, in [0, 2]\n"
+           "  --max-step A      step cap A radians, in [0, pi]\n"
+           "  --weights LIST    per-joint weights in [0, 2], comma-separated, root first\n"
+           "  --hinge-aware B   hinge-aware steps off or on (0 or 1)\n"
+           "  --limb B          limb mode off or on (0 or 1)\n"
+           "  --dls D           damped least-squares steps' damping D in [0, 1] (0 = off)\n\n"
+           "Columns (one row per workload and configuration):\n"
+           "  J               joints per chain\n"
+           "  options         plain CCD, defaults, defaults+pole (legs with a pole\n"
+           "                  ahead of the knee) or custom\n"
+           "  <=1 ... <=10    percent of chains converged within 1, 2, 5, 10 passes\n"
+           "  mean            mean passes\n"
+           "  err p50/p99/max effector to target after the solve, mm\n"
+           "  viol            chains with a joint off its limit by more than 1e-3 rad\n"
+           "  bias            end-effector bias: mean rotation of the root joint over\n"
+           "                  mean rotation of the tip joint (start pose to solution)\n"
+           "  jit50, jit99    pose change for a 5 mm target move (the largest joint\n"
+           "                  rotation between the two solutions), p50 and p99, degrees\n"
+           "  rjit99          jit99 over the moves that stay within reach\n"
+           "  wjit99          jit99 with T + 5 mm solved from T's solution (warm)\n"
+           "  joint99         the largest single-joint rotation of a solve (start pose\n"
+           "                  to solution), p99, degrees\n"
+           "  ns/chain        solve time per chain, one thread\n"
+           "Path rows: targets on a 2 cm circle over 32 frames, each frame solved from\n"
+           "the last one's solution: converged frames, mean passes, frame-to-frame\n"
+           "largest joint change (p50, p99); out-of-reach frames and the rate within\n"
+           "reach. Straight rows start from the bind pose, folded rows from spines\n"
+           "and tails curled in one plane.\n\n"
+           "Exit status: 0 done, 1 the defaults put a joint off its limit, 2 a bad\n"
+           "option, 3 cannot run (out of memory, a solver refusal). The same codes in\n"
+           "every crowdik tool.\n");
 }
 
 int quality_main(int argc, char **argv)
@@ -545,26 +571,26 @@ int quality_main(int argc, char **argv)
         const char *name = cases[c].start == Q_BIND     ? bind_names[cases[c].kind]
                            : cases[c].start == Q_FOLDED ? folded_names[cases[c].kind]
                                                         : wl_name(cases[c].kind);
-        if (measure(cases[c], &plain, chains, seed, 0, &r)) return 1;
+        if (measure(cases[c], &plain, chains, seed, 0, &r)) return EXIT_CANNOT_RUN;
         print_row(name, cases[c].joints, "plain CCD", &r);
         double plain_mean = r.mean_passes;
-        if (measure(cases[c], &def, chains, seed, 0, &r)) return 1;
+        if (measure(cases[c], &def, chains, seed, 0, &r)) return EXIT_CANNOT_RUN;
         print_row(name, cases[c].joints, "defaults", &r);
         failed |= r.violations != 0;
         double def_mean = r.mean_passes;
         if (cases[c].kind == WL_LEGS && cases[c].start == Q_ANIMATED) {
-            if (measure(cases[c], &def, chains, seed, 1, &r)) return 1;
+            if (measure(cases[c], &def, chains, seed, 1, &r)) return EXIT_CANNOT_RUN;
             print_row(name, cases[c].joints, "defaults+pole", &r);
             failed |= r.violations != 0;
         }
         if (custom) {
-            if (measure(cases[c], &cus, chains, seed, 0, &r)) return 1;
+            if (measure(cases[c], &cus, chains, seed, 0, &r)) return EXIT_CANNOT_RUN;
             print_row(name, cases[c].joints, "custom", &r);
         }
         if (cases[c].start == Q_ANIMATED) {
-            if (measure_path(cases[c], &plain, chains, seed, &r)) return 1;
+            if (measure_path(cases[c], &plain, chains, seed, &r)) return EXIT_CANNOT_RUN;
             print_path_row(name, cases[c].joints, "plain CCD", &r);
-            if (measure_path(cases[c], &def, chains, seed, &r)) return 1;
+            if (measure_path(cases[c], &def, chains, seed, &r)) return EXIT_CANNOT_RUN;
             print_path_row(name, cases[c].joints, "defaults", &r);
         }
         printf("%-15s    mean passes: defaults %.2fx fewer than plain CCD\n", "", plain_mean / def_mean);
