@@ -16,9 +16,10 @@
  *                                  streams itself (its own raycasts).
  *   3. cik_foot_crowd_place        foot targets (planted: the foot resting on
  *                                  the ground at its lock, no point below it;
- *                                  swing: the animation, following the
- *                                  terrain), the pelvis lowered so that the
- *                                  legs keep the animation's bend (a
+ *                                  swing: the animation's angles, never
+ *                                  through the ground), the pelvis lowered
+ *                                  so that the legs keep the animation's
+ *                                  bend and the swing feet its clearance (a
  *                                  critically damped spring), targets beyond
  *                                  reach approached softly, the start pose of
  *                                  every leg (the animation) written into the
@@ -226,10 +227,6 @@ typedef struct cik_foot_options {
      *  unlock_time (>= 0 seconds; default 0.2). */
     int lock;
     float lock_radius, unlock_time;
-    /** Smoothing time (>= 0 seconds) with which a swing foot follows the
-     *  terrain's height under it (the animation is kept, shifted by the
-     *  ground's offset from the animation's floor). Default 0.06. */
-    float swing_smooth_time;
     /** Animated rotations outside a joint's limit by less than this angle
      *  (>= 0, radians) are kept as they are, not clamped: motion capture
      *  sits slightly off a hinge. Default 0.05. */
@@ -246,8 +243,8 @@ typedef struct cik_foot_options {
  *  1/60, drop at most 0.3 smoothed over 0.06 s, reach margin 0.002, soft
  *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
- *  and 0.12 s out), locking on (radius 0.12, unlock 0.2 s), swing smoothing
- *  0.06 s, limit tolerance 0.05 rad. */
+ *  and 0.12 s out), locking on (radius 0.12, unlock 0.2 s), limit tolerance
+ *  0.05 rad. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -308,8 +305,9 @@ typedef struct cik_foot_streams {
     float *pelvis_qx, *pelvis_qy, *pelvis_qz, *pelvis_qw;
     /* in, c: the height of the animation's floor under the character in
      * the world (where its feet stand on flat ground: the character
-     * controller's ground); the terrain's offset from it moves the swing
-     * feet. Default 0. */
+     * controller's ground); where the ground under a swing foot is lower,
+     * the pelvis comes down so that the foot keeps its clearance. Default
+     * 0. */
     float *floor_y;
     /* in, f: animated local rotations of hip [0], knee [1], ankle [2] */
     float *pose_x[3], *pose_y[3], *pose_z[3], *pose_w[3];

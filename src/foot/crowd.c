@@ -64,7 +64,6 @@ cik_foot_options cik_foot_default_options(void)
     o.lock = 1;
     o.lock_radius = 0.12f;
     o.unlock_time = 0.2f;
-    o.swing_smooth_time = 0.06f;
     o.limit_tolerance = 0.05f;
     return o;
 }
@@ -85,7 +84,7 @@ static cik_status check_options(const cik_foot_options *o)
         return CIK_ERROR_OPTIONS;
     if (!nonneg(o->min_contact_time) || !nonneg(o->ease_in_time) || !nonneg(o->ease_out_time)) return CIK_ERROR_OPTIONS;
     if ((o->lock != 0 && o->lock != 1) || !positive(o->lock_radius) || !nonneg(o->unlock_time)) return CIK_ERROR_OPTIONS;
-    if (!nonneg(o->swing_smooth_time) || !nonneg(o->limit_tolerance)) return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->limit_tolerance)) return CIK_ERROR_OPTIONS;
     /* the scale and the lengths it scales finite */
     const float u = o->units_per_metre;
     if (!positive(u) || !positive(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
@@ -206,7 +205,7 @@ static void forget(cik_foot_crowd *cr)
     memset(cr->c[CHAR_STATE], 0, sizeof(float) * (size_t)cr->characters);
     memset(cr->c[CHAR_STATEV], 0, sizeof(float) * (size_t)cr->characters);
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
-                               FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS, FOOT_SOFF, FOOT_SOFFV,
+                               FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
                                FOOT_PLX, FOOT_PLZ, FOOT_YAWS};
     for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k)
         memset(cr->f[zero[k]], 0, sizeof(float) * (size_t)cr->feet);
@@ -506,7 +505,6 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;
-    spring_constants(opt->swing_smooth_time, dt, &j->swing_w, &j->swing_k, &j->swing_now);
     j->tol_cos = cosf(0.5f * opt->limit_tolerance);
     return a;
 }

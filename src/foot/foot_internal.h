@@ -50,13 +50,11 @@ enum {
      * (the contacts' speeds); the contact's age and the weight's easing
      * state; the lock's anchor (the pivot's x, z) and heading (the foot's
      * forward x, z when it locked); the release blend's age, offset (x, z)
-     * and heading turn (half-angle sin, cos about up); the swing offset's
-     * spring (position, velocity) */
+     * and heading turn (half-angle sin, cos about up) */
     FOOT_PREVX, FOOT_PREVY = FOOT_PREVX + 3, FOOT_PREVZ = FOOT_PREVY + 3,
     FOOT_CTIME = FOOT_PREVZ + 3, FOOT_EASE,
     FOOT_ANCX, FOOT_ANCZ, FOOT_ANCFX, FOOT_ANCFZ,
     FOOT_BTIME, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS, FOOT_BYC,
-    FOOT_SOFF, FOOT_SOFFV,
     /* from the probe to place, this frame: the planned pivot (x, z) and the
      * heading turn of the foot (half-angle sin, cos about up) */
     FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_YAWC,
@@ -74,7 +72,7 @@ enum {
  * scratch. */
 enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
-    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP,
+    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST,
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12
 };
@@ -137,12 +135,8 @@ typedef struct cik__foot_job {
     int contacts, lock;
     float plant_speed, release_speed, min_contact, ease_in, ease_out;
     float lock_radius, unlock_time;
-    /* place: reach margin and soft reach; the swing offset's spring (1 /
-     * time constant, its exp(-dt / time), 0 time: follows at once); cos of
-     * half the limit tolerance */
+    /* place: reach margin and soft reach; cos of half the limit tolerance */
     float margin, soft, threshold;
-    float swing_w, swing_k;
-    int swing_now;
     float tol_cos;
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */

@@ -413,21 +413,6 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
     }
 }
 
-/* A critically damped spring at x (velocity v) after one frame toward
- * `goal`: exact for a constant goal, w = 1 / time constant, e = exp(-w dt)
- * (the job's); `now` (time constant 0) jumps to the goal. */
-CIK_INLINE void spring(vf *x, vf *v, vf goal, float w, float e, float dt, int now)
-{
-    if (now) {
-        *x = goal;
-        *v = v_set1(0.0f);
-        return;
-    }
-    vf d = v_sub(*x, goal), j = v_fma(v_set1(w), d, *v);
-    *x = v_fma(v_fma(j, v_set1(dt), d), v_set1(e), goal);
-    *v = v_mul(v_fnma(v_set1(w * dt), j, *v), v_set1(e));
-}
-
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
  * locked heading, its sole turned onto the ground where the animated foot is
  * flat, tilted with the ground where it rolls, blended by the weight); the
@@ -480,18 +465,10 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         }
         v3 dpv = pick3v(ld(cF, FOOT_PIVOT, i), d);
         vf tx = v_sub(ld(cF, FOOT_PLX, i), dpv.x), tz = v_sub(ld(cF, FOOT_PLZ, i), dpv.z);
-        /* the swing offset: toward the terrain's offset from the floor in
-         * swing, toward the resting offset in stance */
-        vf off = ld(cF, FOOT_SOFF, i), offv = ld(cF, FOOT_SOFFV, i);
-        vf goal = v_fma(w, v_sub(v_sub(rest, a.y), v_sub(gmax, sld(job, SCRATCH_EFLOOR, i))),
-                        v_sub(gmax, sld(job, SCRATCH_EFLOOR, i)));
-        spring(&off, &offv, goal, job->swing_w, job->swing_k, job->dt, job->swing_now || !job->primed);
-        v_store(F[FOOT_SOFF] + i, off);
-        v_store(F[FOOT_SOFFV] + i, offv);
-        vf ty = v_add(a.y, off);
-        ty = v_max(v_fma(w, v_sub(rest, ty), ty), rest);
-        v3 t = v3_of(tx, ty, tz);
-        v3_st(F, FOOT_TX, i, t);
+        /* the planted target (place_b blends it with the swing target once
+         * the pelvis drop is known) and its resting height */
+        v3_st(F, FOOT_TX, i, v3_of(tx, rest, tz));
+        sst(job, SCRATCH_REST, i, rest);
         /* pelvis: the drop that keeps the animation's hip-ankle extension */
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 hip_off = q_rotate(r, kv3(K, LEG_HIPX, i));
@@ -502,14 +479,19 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         v3 ah_v = v3_sub(a, hip);
         vf lim = v_sqrt(v3_dot(ah_v, ah_v));
         sst(job, SCRATCH_LIM, i, lim);
-        /* how far the hip must come down so that t is lim away; nothing
-         * when nearer (or NaN) or above the hip, the hip level when t is
-         * that far sideways */
-        v3 v = v3_sub(t, hip);
+        /* how far the hip must come down so that the planted target is lim
+         * away; nothing when nearer (or NaN) or above the hip, the hip level
+         * when it is that far sideways. A swing foot needs the ground's
+         * drop below the animation's floor under it, so that it keeps its
+         * clearance with the animation's angles; blended by the weight */
+        v3 v = v3_sub(v3_of(tx, rest, tz), hip);
         vf lim2 = v_mul(lim, lim), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
         vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
-        sst(job, SCRATCH_NEED, i, v_sel(none, z, need));
+        need = v_sel(none, z, need);
+        vf swing_need = v_max(v_sub(sld(job, SCRATCH_EFLOOR, i), gmax), z);
+        need = v_fma(w, v_sub(need, swing_need), swing_need);
+        sst(job, SCRATCH_NEED, i, need);
     }
 }
 
@@ -526,7 +508,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
-    const vf one = v_set1(1.0f), keep = v_set1(1.0f - job->margin), soft = v_set1(job->soft);
+    const vf z = v_set1(0.0f), one = v_set1(1.0f), keep = v_set1(1.0f - job->margin), soft = v_set1(job->soft);
     const vf tol = v_set1(job->tol_cos);
     for (int i = begin; i < end; i += CIK_LANES) {
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
@@ -539,7 +521,16 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v_store(bs->root_rotation_y + i, r.y);
         v_store(bs->root_rotation_z + i, r.z);
         v_store(bs->root_rotation_w + i, r.w);
+        /* the target: the swing target (the animated ankle lowered with
+         * the pelvis: the animation's angles) blended into the planted one
+         * by the weight, never below resting */
+        vf w = ld(cF, FOOT_WEIGHT, i), drop = sld(job, SCRATCH_DROP, i);
+        w = v_sel(v_gt(w, z), v_min(w, one), z);
+        v3 ts = v3_ld(cF, FOOT_AAX, i);
+        ts.y = v_sub(ts.y, drop);
         v3 t = v3_ld(cF, FOOT_TX, i);
+        t = v3_of(v_fma(w, v_sub(t.x, ts.x), ts.x), v_fma(w, v_sub(t.y, ts.y), ts.y), v_fma(w, v_sub(t.z, ts.z), ts.z));
+        t.y = v_max(t.y, sld(job, SCRATCH_REST, i));
         v3 hip = v3_add(pl, v3_sld(job, SCRATCH_HOX, i));
         v3 v = v3_sub(t, hip);
         vf d2 = v3_dot(v, v), reach = kld(K, LEG_REACH, i);
@@ -553,8 +544,8 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             vf x = v_div(v_sub(d, d0), v_sel(has_span, span, one));
             vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
             t = v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
-            v3_st(F, FOOT_TX, i, t);
         }
+        v3_st(F, FOOT_TX, i, t);
         v_store(bs->target_x + i, t.x);
         v_store(bs->target_y + i, t.y);
         v_store(bs->target_z + i, t.z);
