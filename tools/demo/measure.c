@@ -373,7 +373,7 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
     row(out, "pelvis drop 2nd difference, p99 / max, mm/frame^2", v, "<= 5 (p99)");
     float h99 = pct(&m->s[S_SWING_HIP], 0.99f), k99 = pct(&m->s[S_SWING_KNEE], 0.99f);
     snprintf(v, sizeof v, "%.2f / %.2f", h99, k99);
-    row(out, "swing (weight 0): hip / knee off the animation, p99 deg", v, "<= 5");
+    row(out, "swing (weight 0): hip / knee off the anim., p99 deg", v, "<= 5");
     snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_SWING_PEN], 0.99f));
     row(out, "swing: a point below the ground, p99 mm", v, "<= 5");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_TILT], 0.99f));

@@ -127,13 +127,11 @@ void walk_pose(const rig *r, float s, float t, pose *out)
             float z = -L * 0.5f + L * (u - sinf(2 * SM_PI_F * u) / (2 * SM_PI_F));
             foot[side] = vec3(x, ah + 0.11f * s * sinf(SM_PI_F * u) * (1.0f - 0.3f * u), z);
             pitch[side] = -0.25f * sinf(SM_PI_F * u) + 0.15f * sinf(2 * SM_PI_F * u);
-            /* IK weight: out over the first 12 % of the swing, back in
-             * over the last 30 % (120 ms). The pipeline lowers the pelvis
-             * at most pelvis_drop_speed (2.5 m/s); a foot landing past a
-             * step down on a downhill slope can need 20 cm of drop, so the
-             * weight must come in no faster than the pelvis can follow or
-             * the landing foot is held above the ground (a blend-in of the
-             * last 12 %, 48 ms, left one foot 72 mm up for a frame). */
+            /* IK weight (used with --contacts weights only): out over
+             * the first 12 % of the swing, back in over the last 30 %
+             * (120 ms), so that the pelvis has time to follow a foot
+             * landing past a step down on a downhill slope (up to 20 cm
+             * of drop). */
             out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
             planted[side] = u < 0.06f || u > 0.94f;
         }
@@ -270,13 +268,10 @@ static void clip_points(cik_foot_leg *l, const clip_tracks *tr, int s)
 /* Side s's stance (the ankle slow and low): the sole's up and the ankle
  * height are what the stance frames show (the foot's calibration); the
  * weights, used only with --contacts weights (by default the pipeline finds
- * the contacts itself): 1 in stance, eased to 0
- * over the RAMP_S seconds of swing next to it (before the landing and after
- * the lift-off). A weight that jumps to 1 at the landing asks the pelvis to
- * drop at once when the ground there is lower than the clip's floor, faster
- * than the pipeline lowers it (pelvis_drop_speed), and the landing foot is
- * held above the ground until the pelvis catches up. `hs` and `w` hold
- * ca->frames floats each. */
+ * the contacts itself): 1 in stance, eased to 0 over the RAMP_S seconds of
+ * swing next to it (before the landing and after the lift-off), so that a
+ * landing on ground lower than the clip's floor does not ask the pelvis to
+ * drop at once. `hs` and `w` hold ca->frames floats each. */
 static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, float *w)
 {
     const int nf = ca->frames;
