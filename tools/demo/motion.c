@@ -84,25 +84,33 @@ static float smooth01(float x)
 #define WALK_PERIOD 1.0f
 #define STANCE 0.6f
 
-/* Analytic two-bone leg in the sagittal plane: hip at h, ankle at a
- * (character space, same x), foot pitch p (world, about +X). */
+/* Analytic two-bone leg: hip at h, ankle at a (character space), foot
+ * pitch p (world, about +X). The knee bends in the leg's plane, which is
+ * rolled about the forward axis (z) so that the ankle stays where the
+ * foot is while the pelvis sways; the ankle takes the roll back so the sole
+ * stays level. */
 static void leg_ik(const cik_foot_leg *l, cik_vec3 h, cik_vec3 a, float pitch, cik_quat q[3])
 {
     float ta = vec3_length(l->thigh), tb = vec3_length(l->shin);
     cik_vec3 v = vec3_sub(a, h);
-    float d = sqrtf(v.y * v.y + v.z * v.z);
+    /* Rz(roll) takes (0, -|y|, z) to (v.x, v.y, z) */
+    float roll = atan2f(v.x, -v.y), vy = -sqrtf(v.x * v.x + v.y * v.y);
+    float d = sqrtf(vy * vy + v.z * v.z);
     float dmax = (ta + tb) * 0.9995f;
     if (d > dmax) d = dmax;
     float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
     float k = acosf(clampf(ck, -1, 1));
     /* ankle in the hip frame with the knee bent: u = thigh + Rx(k) shin */
     float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
-    float au = atan2f(uz, -uy), av = atan2f(v.z, -v.y);
+    float au = atan2f(uz, -uy), av = atan2f(v.z, -vy);
     float th = au - av;
-    q[0] = quat_axis_angle(th, 1, 0, 0);
+    q[0] = quat_mul(quat_axis_angle(roll, 0, 0, 1), quat_axis_angle(th, 1, 0, 0));
     q[1] = quat_axis_angle(k, 1, 0, 0);
     float ank = clampf(pitch - th - k, -0.6f, 0.6f);
-    q[2] = quat_axis_angle(ank, 1, 0, 0);
+    /* world foot = Rz(roll) Rx(th + k) q2 = Rx(th + k + ank) */
+    cik_quat back = quat_mul(quat_mul(quat_axis_angle(-(th + k), 1, 0, 0), quat_axis_angle(-roll, 0, 0, 1)),
+                             quat_axis_angle(th + k, 1, 0, 0));
+    q[2] = quat_normalize(quat_mul(back, quat_axis_angle(ank, 1, 0, 0)));
 }
 
 /* Procedural walk at phase t (seconds) for body size s. */
@@ -111,7 +119,6 @@ void walk_pose(const rig *r, float s, float t, pose *out)
     float L = WALK_SPEED * s * WALK_PERIOD * STANCE; /* stance travel */
     cik_vec3 foot[2];
     float pitch[2];
-    int planted[2]; /* the foot at or next to ground contact */
     float ah = r->leg[0].ankle_height;
     for (int side = 0; side < 2; ++side) {
         float ph = t / WALK_PERIOD + (side ? 0.5f : 0.0f);
@@ -121,7 +128,6 @@ void walk_pose(const rig *r, float s, float t, pose *out)
             foot[side] = vec3(x, ah, L * 0.5f - L * ph / STANCE);
             pitch[side] = 0.0f;
             out->weight[side] = 1.0f;
-            planted[side] = 1;
         } else {
             float u = (ph - STANCE) / (1 - STANCE);
             float z = -L * 0.5f + L * (u - sinf(2 * SM_PI_F * u) / (2 * SM_PI_F));
@@ -133,27 +139,27 @@ void walk_pose(const rig *r, float s, float t, pose *out)
              * landing past a step down on a downhill slope (up to 20 cm
              * of drop). */
             out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
-            planted[side] = u < 0.06f || u > 0.94f;
         }
     }
-    /* the hip as high as the stance feet allow with knees bent >= 0.2 rad */
+    /* the hip as high as both feet allow with knees bent >= 0.2 rad: a
+     * minimum over both feet at all times is continuous in t, where one over
+     * the planted feet alone jumped whenever a foot landed or lifted (the
+     * stance knee by 20 degrees in a frame) */
     float ta = vec3_length(r->leg[0].thigh), tb = vec3_length(r->leg[0].shin);
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
+    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
     float hip_y = 1e9f;
     for (int side = 0; side < 2; ++side) {
-        if (!planted[side] && !(foot[side].y < ah + 0.02f)) continue;
         float dz = foot[side].z;
-        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz);
+        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz - sway * sway);
         if (y < hip_y) hip_y = y;
     }
-    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
     out->pelvis = vec3(sway, hip_y - r->leg[0].hip.y, 0);
     out->pelvis_q = quat(0, 0, 0, 1);
-    for (int side = 0; side < 2; ++side) {
-        cik_vec3 h = vec3_add(out->pelvis, r->leg[side].hip);
-        foot[side].x = h.x;
-        leg_ik(&r->leg[side], h, foot[side], pitch[side], out->q[side]);
-    }
+    /* the feet keep their own x: the sway moves the pelvis, not a planted
+     * foot */
+    for (int side = 0; side < 2; ++side)
+        leg_ik(&r->leg[side], vec3_add(out->pelvis, r->leg[side].hip), foot[side], pitch[side], out->q[side]);
 }
 
 
