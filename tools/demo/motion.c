@@ -221,9 +221,13 @@ static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, c
             l->hip = vec3_scale(vec3_sub(pos[legs[s].hip], pos[R]), sc);
             l->thigh = vec3_scale(vec3_sub(pos[legs[s].knee], pos[legs[s].hip]), sc);
             l->shin = vec3_scale(vec3_sub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
-            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 1.7f);
+            /* wide enough for what the clips do (49_04's leap swings a hip
+             * past 1.7 rad and an ankle past 1.0): the pipeline keeps an
+             * animated rotation within its limit, and a limit tighter than
+             * the motion bends the swing legs away from the animation */
+            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 2.0f);
             l->limit[1] = limit_hinge(knee_axis, 0.0f, 2.7f);
-            l->limit[2] = limit_swing_twist(down, -0.6f, 0.6f, 1.0f);
+            l->limit[2] = limit_swing_twist(down, -0.7f, 0.7f, 1.1f);
             tr->tip[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
             tr->has_ball[s] = legs[s].toe >= 0;
             tr->ball[s] = tr->has_ball[s] ? vec3_scale(vec3_sub(pos[legs[s].toe], pos[legs[s].ankle]), sc) : tr->tip[s];
