@@ -319,11 +319,13 @@ static still_figures still_frames(const demo_measures *m, samples *as, samples *
     return sf;
 }
 
-/* One line of the table: the measure, its value (already formatted), the
- * target; columns two spaces apart at least, none inside a column. */
-static void row(void (*out)(const char *fmt, ...), const char *what, const char *value, const char *target)
+/* One line of the table: the measure, its value (already formatted; "-"
+ * when it has no samples), the target; columns two spaces apart at least,
+ * none inside a column. */
+static void row(void (*out)(const char *fmt, ...), const char *what, const char *value, size_t samples,
+                const char *target)
 {
-    out("  %-54s %16s  %s\n", what, value, target);
+    out("  %-54s %16s  %s\n", what, samples ? value : "-", target);
 }
 
 void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
@@ -343,41 +345,41 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
         (long)n, m->planted_frames, m->s[S_PEN_STEP].n, m->s[S_PEN_SLOPE].n, m->s[S_PEN_OTHER].n, sf.still,
         m->run ? 1.0 : 0.5);
     char v[64];
-    row(out, "measure", "value", "target");
+    row(out, "measure", "value", 1, "target");
     snprintf(v, sizeof v, "%.1f %%", 100.0 * (double)sf.still_planted / still);
-    row(out, "still foot-frames planted", v, ">= 95 %");
+    row(out, "still foot-frames planted", v, (size_t)sf.still, ">= 95 %");
     samples *e = &m->s[S_PLANTED_ERR];
     snprintf(v, sizeof v, "%.1f %%", share_below(e, 0.01f));
-    row(out, "planted: lowest point within 1 cm of the ground", v, ">= 99 %");
+    row(out, "planted: lowest point within 1 cm of the ground", v, e->n, ">= 99 %");
     snprintf(v, sizeof v, "%.1f %%", share_below(e, 0.002f));
-    row(out, "planted: lowest point within 2 mm of the ground", v, ">= 95 %");
+    row(out, "planted: lowest point within 2 mm of the ground", v, e->n, ">= 95 %");
     static const char *pen_label[4] = {"planted: a point below the ground, p99 mm", "  near a step edge",
                                        "  on a slope", "  elsewhere"};
     for (int k = 0; k < 4; ++k) {
         snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_PEN + k], 0.99f));
-        row(out, pen_label[k], v, "<= 5");
+        row(out, pen_label[k], v, m->s[S_PEN + k].n, "<= 5");
     }
     snprintf(v, sizeof v, "%.3f", 1e3f * pct(&m->s[S_LOCK_MOVE], 0.99f));
-    row(out, "locked: pivot movement per frame, p99 mm", v, "<= 0.5");
+    row(out, "locked: pivot movement per frame, p99 mm", v, m->s[S_LOCK_MOVE].n, "<= 0.5");
     float a99 = 1e3f * pct(&as, 0.99f), s99 = 1e3f * pct(&ss, 0.99f);
     snprintf(v, sizeof v, "%.2f -> %.2f", a99, s99);
-    row(out, "still: toe slide per frame, p99 mm, anim -> solved", v, "no worse");
+    row(out, "still: toe slide per frame, p99 mm, anim -> solved", v, as.n, "no worse");
     snprintf(v, sizeof v, "%.2f", m->pop_frames ? 1000.0 * (double)m->pops / (double)m->pop_frames : 0.0);
-    row(out, "knee pops (> 5 deg beyond the animation) per 1000", v, "<= 2");
+    row(out, "knee pops (> 5 deg beyond the animation) per 1000", v, (size_t)m->pop_frames, "<= 2");
     snprintf(v, sizeof v, "%.1f -> %.1f %%", 100.0 * (double)sf.anim_straight / still,
              100.0 * (double)sf.solved_straight / still);
-    row(out, "still: knee straight (< 8 deg), anim -> solved", v, "<= +2 points");
+    row(out, "still: knee straight (< 8 deg), anim -> solved", v, (size_t)sf.still, "<= +2 points");
     samples *d = &m->s[S_DROP2];
     float d99 = 1e3f * pct(d, 0.99f); /* sorts: the maximum is last */
     snprintf(v, sizeof v, "%.2f / %.2f", d99, d->n ? 1e3f * d->v[d->n - 1] : 0.0f);
-    row(out, "pelvis drop 2nd difference, p99 / max, mm/frame^2", v, "<= 5 (p99)");
+    row(out, "pelvis drop 2nd difference, p99 / max, mm/frame^2", v, d->n, "<= 5 (p99)");
     float h99 = pct(&m->s[S_SWING_HIP], 0.99f), k99 = pct(&m->s[S_SWING_KNEE], 0.99f);
     snprintf(v, sizeof v, "%.2f / %.2f", h99, k99);
-    row(out, "swing (weight 0): hip / knee off the anim., p99 deg", v, "<= 5");
+    row(out, "swing (weight 0): hip / knee off the anim., p99 deg", v, m->s[S_SWING_HIP].n, "<= 5");
     snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_SWING_PEN], 0.99f));
-    row(out, "swing: a point below the ground, p99 mm", v, "<= 5");
+    row(out, "swing: a point below the ground, p99 mm", v, m->s[S_SWING_PEN].n, "<= 5");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_TILT], 0.99f));
-    row(out, "planted, animated sole flat: sole off normal, p99 deg", v, "<= 3");
+    row(out, "planted, animated sole flat: sole off normal, p99 deg", v, m->s[S_SOLE_TILT].n, "<= 3");
     free(as.v);
     free(ss.v);
 }

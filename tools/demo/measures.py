@@ -49,9 +49,9 @@ def bend(r, which):
 
 
 def p99(values):
-    """Nearest rank, as the demo: index round(0.99 (n - 1))."""
+    """Nearest rank, as the demo: index round(0.99 (n - 1)); None for none."""
     s = sorted(values)
-    return s[int(0.99 * (len(s) - 1) + 0.5)] if s else 0.0
+    return s[int(0.99 * (len(s) - 1) + 0.5)] if s else None
 
 
 def place(x, z):
@@ -118,29 +118,31 @@ def measures(rows, still_speed, flat):
                         a, b = vec(r, which + "_toe"), vec(q, which + "_toe")
                         m[key].append(math.hypot(a[0] - b[0], a[2] - b[2]))
             i = j if j > i else i + 1
-    s = max(still, 1)
-    share = lambda xs, lim: 100.0 * sum(x <= lim for x in xs) / len(xs) if xs else 0.0
+    # None where a figure has no samples (the report prints "-")
+    mm_ = lambda xs: 1e3 * p99(xs) if xs else None
+    share = lambda xs, lim: 100.0 * sum(x <= lim for x in xs) / len(xs) if xs else None
+    of_still = lambda k: 100.0 * k / still if still else None
     # each figure, its values and what 5-decimal metres allow: 0.05 mm, 0.1
     # degree, 0.3 percentage points, 1 per 1000 (a sample on a threshold may
     # fall either side of it)
     pct, mm, deg, per1000 = 0.3, 0.05, 0.1, 1.0
     return [
-        ("still foot-frames planted", [100.0 * still_planted / s], pct),
+        ("still foot-frames planted", [of_still(still_planted)], pct),
         ("planted: lowest point within 1 cm of the ground", [share(m["err"], 0.01)], pct),
         ("planted: lowest point within 2 mm of the ground", [share(m["err"], 0.002)], pct),
-        ("planted: a point below the ground, p99 mm", [1e3 * p99(m["pen"])], mm),
-        ("near a step edge", [1e3 * p99(m["pen0"])], mm),
-        ("on a slope", [1e3 * p99(m["pen1"])], mm),
-        ("elsewhere", [1e3 * p99(m["pen2"])], mm),
-        ("locked: pivot movement per frame, p99 mm", [1e3 * p99(m["lock"])], mm),
-        ("still: toe slide per frame, p99 mm, anim -> solved", [1e3 * p99(m["aslide"]), 1e3 * p99(m["sslide"])], mm),
-        ("knee pops (> 5 deg beyond the animation) per 1000", [1000.0 * pops / max(pop_rows, 1)], per1000),
-        ("still: knee straight (< 8 deg), anim -> solved", [100.0 * anim_straight / s, 100.0 * solved_straight / s],
-         pct),
+        ("planted: a point below the ground, p99 mm", [mm_(m["pen"])], mm),
+        ("near a step edge", [mm_(m["pen0"])], mm),
+        ("on a slope", [mm_(m["pen1"])], mm),
+        ("elsewhere", [mm_(m["pen2"])], mm),
+        ("locked: pivot movement per frame, p99 mm", [mm_(m["lock"])], mm),
+        ("still: toe slide per frame, p99 mm, anim -> solved", [mm_(m["aslide"]), mm_(m["sslide"])], mm),
+        ("knee pops (> 5 deg beyond the animation) per 1000", [1000.0 * pops / pop_rows if pop_rows else None],
+         per1000),
+        ("still: knee straight (< 8 deg), anim -> solved", [of_still(anim_straight), of_still(solved_straight)], pct),
         ("pelvis drop 2nd difference, p99 / max, mm/frame^2",
-         [1e3 * p99(m["drop2"]), 1e3 * max(m["drop2"], default=0.0)], mm),
+         [mm_(m["drop2"]), 1e3 * max(m["drop2"]) if m["drop2"] else None], mm),
         ("swing (weight 0): hip / knee off the anim., p99 deg", [p99(m["shin"]), p99(m["sknee"])], deg),
-        ("swing: a point below the ground, p99 mm", [1e3 * p99(m["spen"])], mm),
+        ("swing: a point below the ground, p99 mm", [mm_(m["spen"])], mm),
         ("planted, animated sole flat: sole off normal, p99 deg", [p99(m["tilt"])], deg),
     ]
 
@@ -162,11 +164,15 @@ def main():
     figures = measures(rows, speed, flat)
     bad = 0
     for name, values, tol in figures:
-        line = "  %-54s %s" % (name, " / ".join("%.3f" % v for v in values))
+        empty = any(v is None for v in values)
+        line = "  %-54s %s" % (name, "-" if empty else " / ".join("%.3f" % v for v in values))
         if a.compare:
             got = re.search(r"^ +" + re.escape(name) + r" +(.*?)  ", report, re.M)
             theirs = [float(x) for x in re.findall(r"-?[0-9]+\.[0-9]+", got.group(1))] if got else []
-            ok = len(theirs) == len(values) and all(abs(x - y) <= tol for x, y in zip(theirs, values))
+            if empty:
+                ok = got is not None and got.group(1).strip() == "-"
+            else:
+                ok = len(theirs) == len(values) and all(abs(x - y) <= tol for x, y in zip(theirs, values))
             line += "   report: %s%s" % (got.group(1).strip() if got else "missing", "" if ok else "   DIFFERS")
             bad += not ok
         print(line)
