@@ -272,6 +272,34 @@ cik_status wl_fill(cik_batch *b, wl_kind kind, uint64_t seed, int first)
     return CIK_OK;
 }
 
+void wl_fold(cik_chain *c, uint64_t seed, int index)
+{
+    wl_rng r;
+    wl_seed(&r, seed * 15485863ull + (uint64_t)index + 11u);
+    float el = sqrtf(c->effector.x * c->effector.x + c->effector.y * c->effector.y + c->effector.z * c->effector.z);
+    if (!(el > 0.0f)) return;
+    cik_vec3 u = random_perp(&r, vec3_scale(c->effector, 1.0f / el));
+    for (int j = 0; j < c->joint_count; ++j) {
+        float angle = 3.14159265f / (float)c->joint_count;
+        if (c->limit[j].type == CIK_LIMIT_SWING_TWIST && angle > 0.98f * c->limit[j].swing_max)
+            angle = 0.98f * c->limit[j].swing_max;
+        c->rotation[j] = wl_angle_axis(angle, u.x, u.y, u.z);
+    }
+}
+
+cik_status wl_fold_batch(cik_batch *b, uint64_t seed, int first)
+{
+    int n = cik_batch_chain_count(b);
+    for (int i = 0; i < n; ++i) {
+        cik_chain c;
+        cik_batch_get_chain(b, i, &c);
+        wl_fold(&c, seed, first + i);
+        cik_status st = cik_batch_set_chain(b, i, &c);
+        if (st != CIK_OK) return st;
+    }
+    return CIK_OK;
+}
+
 const char *wl_name(wl_kind kind)
 {
     switch (kind) {

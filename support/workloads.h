@@ -46,6 +46,17 @@ void wl_chain(wl_kind kind, uint64_t seed, int index, int joint_count, cik_chain
  * Returns CIK_OK or the first refusal. */
 cik_status wl_fill(cik_batch *b, wl_kind kind, uint64_t seed, int first);
 
+/* The folded start of a spine or tail (bones along the effector offset's
+ * direction): every joint bent by the same angle about one axis across the
+ * bones, random per (seed, index), so that the chain curls in one plane:
+ * pi / joint_count (half a turn in all, the chain folded back on itself),
+ * or 98 percent of a swing-twist joint's swing limit where that is less
+ * (a spine's 0.375 rad: 1.84 rad in all). Keeps the target. */
+void wl_fold(cik_chain *c, uint64_t seed, int index);
+/* wl_fold on every chain of `b` (chain i as index first + i). Returns
+ * CIK_OK or the first refusal. */
+cik_status wl_fold_batch(cik_batch *b, uint64_t seed, int first);
+
 const char *wl_name(wl_kind kind);
 
 /* Quaternion helpers for generators and tests. */

@@ -194,3 +194,207 @@ Test(dls, defaults_converge_spines_tails_and_free_legs)
     cr_assert_geq(legs2, 99.0);
     cr_assert_geq(spine_straight, 99.0);
 }
+
+/* The folded start (wl_fold) is the curl the math fixes: every joint bent
+ * by the same angle about one axis across the bones, so the effector's bone
+ * has turned from the first bone by the bends of joints 1 to J-1. A tail
+ * (12 joints, swing limit 0.5 rad) bends pi / 12 per joint, half a turn
+ * with joint 0's (folded back on itself); a spine (5 joints, swing limit
+ * 0.375 rad) stops at 98 percent of its limit, 0.3675 rad per joint. */
+Test(dls, folded_start_is_a_planar_curl)
+{
+    static const wl_kind kinds[] = {WL_SPINE, WL_TAIL};
+    for (int k = 0; k < 2; ++k)
+        for (int i = 0; i < 100; ++i) {
+            cik_chain c;
+            wl_chain(kinds[k], 1, i, 0, &c);
+            wl_fold(&c, 1, i);
+            int J = c.joint_count;
+            double per = kinds[k] == WL_TAIL ? M_PI / 12.0 : 0.98 * 0.375;
+            cik_quat q0 = c.rotation[0];
+            for (int j = 0; j < J; ++j) {
+                cik_quat q = c.rotation[j];
+                cr_assert(fabs(q.x - q0.x) + fabs(q.y - q0.y) + fabs(q.z - q0.z) + fabs(q.w - q0.w) < 1e-7,
+                          "%s chain %d: joint %d bends unlike joint 0", wl_name(kinds[k]), i, j);
+            }
+            cr_assert(fabs(2.0 * atan2(sqrt(q0.x * q0.x + q0.y * q0.y + q0.z * q0.z), q0.w) - per) < 1e-6);
+            /* the effector bone's world direction against the first bone's
+             * (joint 0's parent frame is the root's) */
+            cik_vec3 P[CIK_MAX_JOINTS], E;
+            cik_chain_forward(&c, P, &E);
+            cik_vec3 first = {P[1].x - P[0].x, P[1].y - P[0].y, P[1].z - P[0].z};
+            cik_vec3 last = {E.x - P[J - 1].x, E.y - P[J - 1].y, E.z - P[J - 1].z};
+            double cosang = (first.x * last.x + first.y * last.y + first.z * last.z) / (t_len3(first) * t_len3(last));
+            /* joints 1 .. J-1 turn the first bone's direction to the last's */
+            double want = cos((J - 1) * per);
+            cr_assert(fabs(cosang - want) < 2e-5, "%s chain %d: cos %.7f, want %.7f", wl_name(kinds[k]), i, cosang,
+                      want);
+        }
+}
+
+/* Folded spines and tails with the defaults (2,000 each, seed 1): within 10
+ * passes on at least 99 percent (issue: "the straight and folded starts
+ * converge too"; measured 100 percent, see docs/solver.md), no limit
+ * violated. */
+Test(dls, defaults_converge_folded_starts)
+{
+    static const wl_kind kinds[] = {WL_SPINE, WL_TAIL};
+    const int n = 2000;
+    for (int k = 0; k < 2; ++k) {
+        cik_batch *b = t_workload_batch(kinds[k], 1, n, 0);
+        cr_assert_eq(wl_fold_batch(b, 1, 0), CIK_OK);
+        cik_options o = t_options(cik_backend_best(), 1);
+        cr_assert_eq(cik_solve(b, &o), CIK_OK);
+        long conv = 0, outside = 0;
+        for (int i = 0; i < n; ++i) {
+            cik_result r;
+            cik_chain c;
+            cik_batch_result(b, i, &r);
+            cik_batch_get_chain(b, i, &c);
+            conv += (r.flags & CIK_RESULT_CONVERGED) != 0;
+            for (int j = 0; j < c.joint_count; ++j) {
+                double twist, swing;
+                t_swing_twist(c.rotation[j], c.limit[j].axis, &twist, &swing);
+                outside += swing > c.limit[j].swing_max + 1e-3 || !t_angle_in(twist, c.limit[j].min_angle,
+                                                                                c.limit[j].max_angle, 1e-3);
+            }
+        }
+        cr_log_info("folded %s: %ld of %d within 10 passes", wl_name(kinds[k]), conv, n);
+        cr_assert_geq(conv * 100, 99L * n, "folded %s: %ld of %d converged", wl_name(kinds[k]), conv, n);
+        cr_assert_eq(outside, 0, "folded %s: %ld joints outside their limits", wl_name(kinds[k]), outside);
+        cik_batch_destroy(b);
+    }
+}
+
+/* Every kernel against the reference from the folded starts, 1,000 spines
+ * and 1,000 tails: one pass in lockstep (effector within 1e-5 of the
+ * chain's scale on at least 99.9 percent) and the same converged flag and
+ * pass count after 10 passes on at least 99.9 percent (tails: 99.5,
+ * docs/solver.md). */
+T_KERNEL_TEST(dls, folded_starts_agree_with_the_reference)
+{
+    static const wl_kind kinds[] = {WL_SPINE, WL_TAIL};
+    const int n = 1000;
+    for (int k = 0; k < 2; ++k) {
+        long same = 0, over = 0;
+        for (int passes = 1; passes <= 10; passes += 9) {
+            cik_batch *ref = t_workload_batch(kinds[k], 1, n, 0), *got = t_workload_batch(kinds[k], 1, n, 0);
+            cr_assert_eq(wl_fold_batch(ref, 1, 0), CIK_OK);
+            cr_assert_eq(wl_fold_batch(got, 1, 0), CIK_OK);
+            cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
+            o.max_iterations = passes;
+            cr_assert_eq(cik_solve(ref, &o), CIK_OK);
+            o.backend = be;
+            cr_assert_eq(cik_solve(got, &o), CIK_OK);
+            for (int i = 0; i < n; ++i) {
+                if (passes == 1) {
+                    cik_vec3 er, eg, p[CIK_MAX_JOINTS];
+                    cik_chain c;
+                    cik_batch_get_chain(ref, i, &c);
+                    cik_batch_forward(ref, i, p, &er);
+                    cik_batch_forward(got, i, NULL, &eg);
+                    double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
+                    for (int j = 0; j <= c.joint_count; ++j) {
+                        cik_vec3 v = j < c.joint_count ? p[j] : er;
+                        double m = fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+                        scale = m > scale ? m : scale;
+                    }
+                    over += t_dist(er, eg) / scale > 1e-5;
+                } else {
+                    cik_result rr, rg;
+                    cik_batch_result(ref, i, &rr);
+                    cik_batch_result(got, i, &rg);
+                    same += rr.iterations == rg.iterations &&
+                            (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
+                }
+            }
+            cik_batch_destroy(ref);
+            cik_batch_destroy(got);
+        }
+        cr_log_info("%s folded %s: %ld of %d same passes and converged flag, %ld over 1e-5 after one pass",
+                    cik_backend_name(be), wl_name(kinds[k]), same, n, over);
+        long allowed = kinds[k] == WL_TAIL ? 5 : 1; /* per 1000 */
+        cr_assert_geq(same * 1000, (long)n * (1000 - allowed), "%s folded %s: pass counts differ from the reference",
+                      cik_backend_name(be), wl_name(kinds[k]));
+        cr_assert_leq(over * 1000, (long)n, "%s folded %s: %ld chains off the reference after one pass",
+                      cik_backend_name(be), wl_name(kinds[k]), over);
+    }
+}
+
+/* A warm start, as between the frames of an animation: each spine and tail
+ * solved for its target T with the defaults, then for T + 5 mm (a random
+ * direction) from that solution. Of the moves whose target stays within
+ * reach, at least 99 percent converge within 10 passes (measured 100). */
+Test(dls, defaults_converge_warm_starts_within_reach)
+{
+    static const wl_kind kinds[] = {WL_SPINE, WL_TAIL};
+    const int n = 2000;
+    for (int k = 0; k < 2; ++k) {
+        cik_batch *b = t_workload_batch(kinds[k], 1, n, 0);
+        cik_options o = t_options(cik_backend_best(), 1);
+        cr_assert_eq(cik_solve(b, &o), CIK_OK);
+        wl_rng r;
+        wl_seed(&r, 77);
+        for (int i = 0; i < n; ++i) {
+            cik_chain c;
+            cik_batch_get_chain(b, i, &c);
+            float x, y, z, n2;
+            do {
+                x = wl_uniform(&r, -1, 1), y = wl_uniform(&r, -1, 1), z = wl_uniform(&r, -1, 1);
+                n2 = x * x + y * y + z * z;
+            } while (n2 > 1.0f || n2 < 1e-4f);
+            float s = 0.005f / sqrtf(n2);
+            c.target = t_v3(c.target.x + x * s, c.target.y + y * s, c.target.z + z * s);
+            cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
+        }
+        cr_assert_eq(cik_solve(b, &o), CIK_OK);
+        long in_reach = 0, conv = 0;
+        for (int i = 0; i < n; ++i) {
+            cik_result res;
+            cik_batch_result(b, i, &res);
+            if (res.flags & CIK_RESULT_UNREACHABLE) continue;
+            ++in_reach;
+            conv += (res.flags & CIK_RESULT_CONVERGED) != 0;
+        }
+        cr_log_info("warm %s: %ld of %ld moves within reach converged", wl_name(kinds[k]), conv, in_reach);
+        cr_assert_geq(in_reach, n / 2);
+        cr_assert_geq(conv * 100, 99 * in_reach, "warm %s: %ld of %ld converged", wl_name(kinds[k]), conv, in_reach);
+        cik_batch_destroy(b);
+    }
+}
+
+/* The issue's hard start: a straight three-joint chain (bones 0.5 along +X,
+ * reach 1.5) with the target straight behind its root, the root free or a
+ * hinge about Z. Plain CCD turns the root half a turn and then creeps (31
+ * passes at 1.2 behind with the hinge; the defaults without the damped
+ * steps 60); the defaults land every case within 10 passes, no farther
+ * than the threshold. */
+T_BACKEND_TEST(dls, straight_chain_with_the_target_behind_its_root)
+{
+    static const float behind[] = {0.6f, 0.9f, 1.2f, 1.35f};
+    for (int hinge = 0; hinge < 2; ++hinge)
+        for (int k = 0; k < 4; ++k) {
+            cik_chain c = t_chain(3);
+            c.offset[1] = c.offset[2] = c.effector = t_v3(0.5f, 0, 0);
+            if (hinge) {
+                c.limit[0].type = CIK_LIMIT_HINGE;
+                c.limit[0].axis = t_v3(0, 0, 1);
+                c.limit[0].min_angle = -3.14159f;
+                c.limit[0].max_angle = 3.14159f;
+            }
+            c.target = t_v3(-behind[k], 0, 0);
+            cik_batch *b = NULL;
+            cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
+            cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
+            cik_options o = t_options(be, 1);
+            cr_assert_eq(cik_solve(b, &o), CIK_OK);
+            cik_result r;
+            cik_batch_result(b, 0, &r);
+            cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s hinge %d, target %.2f behind: error %g after %d passes",
+                      cik_backend_name(be), hinge, behind[k], r.error, r.iterations);
+            cik_vec3 E;
+            cik_batch_forward(b, 0, NULL, &E);
+            cr_assert(t_dist(E, c.target) < 1e-3);
+            cik_batch_destroy(b);
+        }
+}

@@ -13,15 +13,25 @@
  *   jit p50/p99       pose change for a 5 mm target move: the largest joint
  *                     rotation between the solutions for T and T + 5 mm (in a
  *                     random direction), both from the same start, degrees
+ *   rjit99            the same p99 over the moves whose T + 5 mm stays within
+ *                     the chain's reach (a move out of reach makes the chain
+ *                     stretch straight: a large change the geometry demands)
+ *   wjit99            the same p99 with T + 5 mm solved from T's solution (a
+ *                     warm start, as between the frames of an animation)
  *   joint99           the largest single-joint rotation of a solve (start
  *                     pose -> solution), p99, degrees
+ *   ns/chain          solve time per chain, best backend, one thread
  * and per workload a path row: every target moves along a circle of 2 cm
  * radius, 32 frames, each frame solved from the last frame's solution (warm
- * starts, as in an animation): converged frames, mean passes, and the
- * frame-to-frame jitter (the largest joint rotation between consecutive
- * frames, p50/p99, degrees; a smooth solver follows the 0.4 cm per frame
- * target with small steady changes).
- *   ns/chain          solve time per chain, best backend, one thread
+ * starts, as in an animation): converged frames, the frames whose target
+ * left the chain's reach (the circle runs up to 4 cm from the workload's
+ * target, and spines' targets lie close to full extension), converged
+ * frames among those within reach, mean passes, and the frame-to-frame
+ * jitter (the largest joint rotation between consecutive frames, p50/p99,
+ * degrees; a smooth solver follows the 0.4 cm per frame target with small
+ * steady changes). Folded rows start spines and tails curled in one plane
+ * (every joint bent alike, half a turn in all or as far as the swing limits
+ * allow, wl_fold) instead of from the animated pose.
  */
 #include "quality.h"
 
@@ -43,6 +53,10 @@ typedef struct q_row {
     long violations;
     double bias;
     double jit_p50, jit_p99;
+    double jit_reach_p99; /* jit p99 over the moves that stay within reach */
+    double jit_warm_p99;  /* jit p99, T + 5 mm solved from T's solution */
+    double unreachable;   /* path rows: frames with the target out of reach, percent */
+    double within_reach;  /* path rows: converged frames among those within reach, percent */
     double joint_p99; /* largest single-joint rotation per solve, p99, degrees */
     double ns;
 } q_row;
@@ -95,10 +109,13 @@ double quality_limit_violation(cik_quat q, const cik_limit *l)
     return out;
 }
 
+/* Start poses of a row besides the workload's animated one. */
+enum { Q_ANIMATED, Q_BIND, Q_FOLDED };
+
 typedef struct q_case {
     wl_kind kind;
     int joints;
-    int bind; /* start from the bind pose instead of the animated one */
+    int start; /* Q_ANIMATED, Q_BIND (every joint at identity) or Q_FOLDED */
 } q_case;
 
 /* Writes a pole half a metre ahead of each leg's animated knee (the
@@ -128,7 +145,11 @@ static cik_batch *make_batch(q_case k, int chains, unsigned seed, int poles)
         return NULL;
     }
     if (poles) set_leg_poles(b);
-    if (k.bind) {
+    if (k.start == Q_FOLDED && wl_fold_batch(b, seed, 0) != CIK_OK) {
+        cik_batch_destroy(b);
+        return NULL;
+    }
+    if (k.start == Q_BIND) {
         /* start from the bind pose: every joint at identity */
         cik_streams st;
         cik_batch_streams(b, &st);
@@ -161,29 +182,54 @@ static void nudge_targets(cik_batch *b, unsigned seed)
     }
 }
 
+/* The largest joint rotation between the poses of chain i in a and b, degrees. */
+static double largest_change(const cik_batch *a, const cik_batch *b, int i)
+{
+    cik_chain ca, cb;
+    cik_batch_get_chain(a, i, &ca);
+    cik_batch_get_chain(b, i, &cb);
+    double worst = 0;
+    for (int j = 0; j < ca.joint_count; ++j) {
+        double x = angle_between(ca.rotation[j], cb.rotation[j]);
+        if (x > worst) worst = x;
+    }
+    return worst * 180.0 / Q_PI;
+}
+
 static int measure(q_case k, const cik_options *o, int chains, unsigned seed, int poles, q_row *row)
 {
     cik_batch *b = make_batch(k, chains, seed, poles), *moved = make_batch(k, chains, seed, poles);
-    cik_batch *start = make_batch(k, chains, seed, poles);
+    cik_batch *start = make_batch(k, chains, seed, poles), *warm = make_batch(k, chains, seed, poles);
     double *v = malloc(sizeof(double) * (size_t)chains), *joint = malloc(sizeof(double) * (size_t)chains);
-    if (!b || !moved || !start || !v || !joint) {
-        cik_batch_destroy(b);
-        cik_batch_destroy(moved);
-        cik_batch_destroy(start);
-        free(v);
-        free(joint);
-        return 1;
+    cik_status st = b && moved && start && warm && v && joint ? CIK_OK : CIK_ERROR_OUT_OF_MEMORY;
+    if (st == CIK_OK) {
+        nudge_targets(moved, seed);
+        nudge_targets(warm, seed);
     }
-    nudge_targets(moved, seed);
     double t0 = wl_now();
-    cik_status st = cik_solve(b, o);
+    if (st == CIK_OK) st = cik_solve(b, o);
     double t = wl_now() - t0;
     if (st == CIK_OK) st = cik_solve(moved, o);
+    /* the warm start: T + 5 mm from T's solution */
+    if (st == CIK_OK) {
+        cik_streams from, to;
+        cik_batch_streams(b, &from);
+        cik_batch_streams(warm, &to);
+        for (int j = 0; j < k.joints; ++j) {
+            size_t bytes = sizeof(float) * (size_t)chains;
+            memcpy(to.rotation_x[j], from.rotation_x[j], bytes);
+            memcpy(to.rotation_y[j], from.rotation_y[j], bytes);
+            memcpy(to.rotation_z[j], from.rotation_z[j], bytes);
+            memcpy(to.rotation_w[j], from.rotation_w[j], bytes);
+        }
+        st = cik_solve(warm, o);
+    }
     if (st != CIK_OK) {
         fprintf(stderr, "crowdik_validate: cik_solve: %s\n", cik_status_string(st));
         cik_batch_destroy(b);
         cik_batch_destroy(moved);
         cik_batch_destroy(start);
+        cik_batch_destroy(warm);
         free(v);
         free(joint);
         return 1;
@@ -221,23 +267,23 @@ static int measure(q_case k, const cik_options *o, int chains, unsigned seed, in
     row->err_max = percentile(v, chains, 1.0) * 1e3;
     row->err_p99 = percentile(v, chains, 0.99) * 1e3;
     row->err_p50 = percentile(v, chains, 0.5) * 1e3;
-    for (int i = 0; i < chains; ++i) {
-        cik_chain c, cm;
-        cik_batch_get_chain(b, i, &c);
-        cik_batch_get_chain(moved, i, &cm);
-        double worst = 0;
-        for (int j = 0; j < c.joint_count; ++j) {
-            double a = angle_between(c.rotation[j], cm.rotation[j]);
-            if (a > worst) worst = a;
-        }
-        v[i] = worst * 180.0 / Q_PI;
-    }
+    for (int i = 0; i < chains; ++i) v[i] = largest_change(b, moved, i);
     row->jit_p99 = percentile(v, chains, 0.99);
     row->jit_p50 = percentile(v, chains, 0.5);
+    int m = 0;
+    for (int i = 0; i < chains; ++i) {
+        cik_result r;
+        cik_batch_result(moved, i, &r);
+        if (!(r.flags & CIK_RESULT_UNREACHABLE)) v[m++] = largest_change(b, moved, i);
+    }
+    row->jit_reach_p99 = percentile(v, m, 0.99);
+    for (int i = 0; i < chains; ++i) v[i] = largest_change(b, warm, i);
+    row->jit_warm_p99 = percentile(v, chains, 0.99);
     row->joint_p99 = percentile(joint, chains, 0.99);
     cik_batch_destroy(b);
     cik_batch_destroy(moved);
     cik_batch_destroy(start);
+    cik_batch_destroy(warm);
     free(v);
     free(joint);
     return 0;
@@ -281,7 +327,7 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
         center[3 * i + 2] = (cik_vec3){w[0] / n, w[1] / n, w[2] / n};
         for (int j = 0; j < c.joint_count; ++j) last[i * CIK_MAX_JOINTS + j] = c.rotation[j];
     }
-    long frames = 0, conv = 0, passes = 0;
+    long frames = 0, conv = 0, passes = 0, out = 0, conv_in = 0;
     int m = 0;
     for (int f = 1; ok && f <= PATH_FRAMES; ++f) {
         double ph = 2.0 * Q_PI * f / PATH_FRAMES;
@@ -301,6 +347,10 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
             cik_batch_get_chain(b, i, &c);
             ++frames;
             conv += (res.flags & CIK_RESULT_CONVERGED) != 0;
+            if (res.flags & CIK_RESULT_UNREACHABLE)
+                ++out;
+            else
+                conv_in += (res.flags & CIK_RESULT_CONVERGED) != 0;
             passes += res.iterations;
             double worst = 0;
             for (int j = 0; j < c.joint_count; ++j) {
@@ -313,6 +363,8 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
     }
     if (ok) {
         row->within[3] = 100.0 * (double)conv / (double)frames;
+        row->unreachable = 100.0 * (double)out / (double)frames;
+        row->within_reach = frames > out ? 100.0 * (double)conv_in / (double)(frames - out) : 0.0;
         row->mean_passes = (double)passes / (double)frames;
         row->jit_p99 = percentile(v, m, 0.99);
         row->jit_p50 = percentile(v, m, 0.5);
@@ -326,16 +378,19 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
 
 static void print_path_row(const char *workload, int joints, const char *config, const q_row *r)
 {
-    printf("%-15s %2d %-14s path: converged frames %6.2f %%, mean passes %5.2f, frame-to-frame jitter p50 %5.2f p99 "
-           "%5.2f deg\n",
-           workload, joints, config, r->within[3], r->mean_passes, r->jit_p50, r->jit_p99);
+    printf("%-15s %2d %-14s path: converged frames %6.2f %% (out of reach %5.2f %%, converged within reach %6.2f %%), "
+           "mean passes %5.2f, frame-to-frame jitter p50 %5.2f p99 %5.2f deg\n",
+           workload, joints, config, r->within[3], r->unreachable, r->within_reach, r->mean_passes, r->jit_p50,
+           r->jit_p99);
 }
 
 static void print_row(const char *workload, int joints, const char *config, const q_row *r)
 {
-    printf("%-15s %2d %-14s %6.2f %6.2f %6.2f %6.2f %5.2f %7.3f %7.3f %8.3f %5ld %5.2f %6.2f %6.2f %7.2f %8.1f\n",
+    printf("%-15s %2d %-14s %6.2f %6.2f %6.2f %6.2f %5.2f %7.3f %7.3f %8.3f %5ld %5.2f %6.2f %6.2f %6.2f %6.2f %7.2f "
+           "%8.1f\n",
            workload, joints, config, r->within[0], r->within[1], r->within[2], r->within[3], r->mean_passes,
-           r->err_p50, r->err_p99, r->err_max, r->violations, r->bias, r->jit_p50, r->jit_p99, r->joint_p99, r->ns);
+           r->err_p50, r->err_p99, r->err_max, r->violations, r->bias, r->jit_p50, r->jit_p99, r->jit_reach_p99,
+           r->jit_warm_p99, r->joint_p99, r->ns);
 }
 
 static int parse_float(const char *opt, const char *v, double lo, double hi, float *out)
@@ -372,10 +427,14 @@ static void quality_usage(void)
            "Columns: converged within 1/2/5/10 passes (%%), mean passes, error\n"
            "p50/p99/max (mm), chains with a limit violated by > 1e-3 rad, end-effector\n"
            "bias (root joint rotation over tip joint rotation), pose change for a\n"
-           "5 mm target move p50/p99 (degrees), the largest single-joint rotation of a\n"
-           "solve p99 (degrees), solve time per chain on one thread. Path rows: targets\n"
-           "on a 2 cm circle over 32 frames, each frame from the last solution:\n"
-           "converged frames, mean passes, frame-to-frame largest joint change.\n");
+           "5 mm target move p50/p99 (degrees; both solves from the same start), its\n"
+           "p99 over the moves that stay within reach (rjit99) and with T + 5 mm solved\n"
+           "from T's solution (wjit99, a warm start), the largest single-joint rotation\n"
+           "of a solve p99 (degrees), solve time per chain on one thread. Path rows:\n"
+           "targets on a 2 cm circle over 32 frames, each frame from the last solution:\n"
+           "converged frames (all, out of reach, converged among those within reach),\n"
+           "mean passes, frame-to-frame largest joint change. Folded rows start spines\n"
+           "and tails curled in one plane.\n");
 }
 
 int quality_main(int argc, char **argv)
@@ -471,17 +530,21 @@ int quality_main(int argc, char **argv)
            def.ccd.gain == 0 ? 1.0 : def.ccd.gain, def.ccd.max_step, def.ccd.hinge_aware, def.ccd.dls_damping, def.ccd.limb);
     for (int j = 0; j < 4; ++j) printf(" %.2f", def.ccd.weight[j] == 0 ? 1.0 : def.ccd.weight[j]);
     printf(" ...\n\n");
-    printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %7s %8s\n", "workload", "J", "options",
-           "<=1", "<=2", "<=5", "<=10", "mean", "err p50", "err p99", "err max", "viol", "bias", "jit50", "jit99",
-           "joint99", "ns/chain");
-    static const q_case cases[] = {{WL_LEGS, 3, 0},  {WL_LEGS, 3, 1}, {WL_LEGS_NO_LIMITS, 3, 0}, {WL_SPINE, 5, 0},
-                                   {WL_SPINE, 5, 1}, {WL_TAIL, 12, 0}, {WL_TAIL, 12, 1}};
+    printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %6s %6s %7s %8s\n", "workload", "J",
+           "options", "<=1", "<=2", "<=5", "<=10", "mean", "err p50", "err p99", "err max", "viol", "bias", "jit50",
+           "jit99", "rjit99", "wjit99", "joint99", "ns/chain");
+    static const q_case cases[] = {{WL_LEGS, 3, Q_ANIMATED},  {WL_LEGS, 3, Q_BIND},   {WL_LEGS_NO_LIMITS, 3, Q_ANIMATED},
+                                   {WL_SPINE, 5, Q_ANIMATED}, {WL_SPINE, 5, Q_BIND}, {WL_SPINE, 5, Q_FOLDED},
+                                   {WL_TAIL, 12, Q_ANIMATED}, {WL_TAIL, 12, Q_BIND}, {WL_TAIL, 12, Q_FOLDED}};
     static const char *const bind_names[] = {[WL_LEGS] = "legs-from-bind", [WL_SPINE] = "spine-straight",
                                              [WL_TAIL] = "tail-straight"};
+    static const char *const folded_names[] = {[WL_SPINE] = "spine-folded", [WL_TAIL] = "tail-folded"};
     int failed = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         q_row r;
-        const char *name = cases[c].bind ? bind_names[cases[c].kind] : wl_name(cases[c].kind);
+        const char *name = cases[c].start == Q_BIND     ? bind_names[cases[c].kind]
+                           : cases[c].start == Q_FOLDED ? folded_names[cases[c].kind]
+                                                        : wl_name(cases[c].kind);
         if (measure(cases[c], &plain, chains, seed, 0, &r)) return 1;
         print_row(name, cases[c].joints, "plain CCD", &r);
         double plain_mean = r.mean_passes;
@@ -489,7 +552,7 @@ int quality_main(int argc, char **argv)
         print_row(name, cases[c].joints, "defaults", &r);
         failed |= r.violations != 0;
         double def_mean = r.mean_passes;
-        if (cases[c].kind == WL_LEGS && !cases[c].bind) {
+        if (cases[c].kind == WL_LEGS && cases[c].start == Q_ANIMATED) {
             if (measure(cases[c], &def, chains, seed, 1, &r)) return 1;
             print_row(name, cases[c].joints, "defaults+pole", &r);
             failed |= r.violations != 0;
@@ -498,7 +561,7 @@ int quality_main(int argc, char **argv)
             if (measure(cases[c], &cus, chains, seed, 0, &r)) return 1;
             print_row(name, cases[c].joints, "custom", &r);
         }
-        if (!cases[c].bind) {
+        if (cases[c].start == Q_ANIMATED) {
             if (measure_path(cases[c], &plain, chains, seed, &r)) return 1;
             print_path_row(name, cases[c].joints, "plain CCD", &r);
             if (measure_path(cases[c], &def, chains, seed, &r)) return 1;

@@ -502,6 +502,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->ease_out = opt->ease_out_time > dt ? dt / opt->ease_out_time : 1.0f;
     j->lock_radius = opt->lock_radius * u;
     j->unlock_time = opt->unlock_time;
+    j->first_plant = 0.05f * u;
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;

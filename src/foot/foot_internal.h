@@ -72,7 +72,7 @@ enum {
  * scratch. */
 enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
-    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST,
+    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12
 };
@@ -135,6 +135,7 @@ typedef struct cik__foot_job {
     int contacts, lock;
     float plant_speed, release_speed, min_contact, ease_in, ease_out;
     float lock_radius, unlock_time;
+    float first_plant; /* the first frame's plant height above the floor */
     /* place: reach margin and soft reach; cos of half the limit tolerance */
     float margin, soft, threshold;
     float tol_cos;

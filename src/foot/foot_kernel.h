@@ -215,19 +215,25 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             v_store(F[FOOT_PREVY + k] + i, P[k].y);
             v_store(F[FOOT_PREVZ + k] + i, P[k].z);
         }
-        if (!job->primed) moved2 = never; /* no last frame: no speed */
+        /* no last frame, no speed: the first frame plants the feet whose
+         * lowest point is within FIRST_PLANT of the animation's floor, at
+         * full weight */
+        vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(sld(job, SCRATCH_EFLOOR, i), v_set1(job->first_plant)));
+        if (!job->primed) moved2 = never;
         /* contacts */
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
         vf age = v_add(ld(cF, FOOT_CTIME, i), dt);
         vm planted, plant_event;
         if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
             vm slow = v_lt(moved2, plant2), fast = v_gt(moved2, release2);
+            if (!job->primed) slow = first_planted;
             plant_event = w_andnot(slow, was);
             vm release = w_and(w_and(was, fast), v_ge(age, v_set1(job->min_contact)));
             planted = w_or(plant_event, w_andnot(was, release));
             age = v_sel(w_or(plant_event, release), z, age);
             vf ease = ld(cF, FOOT_EASE, i);
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));
+            if (!job->primed) ease = v_sel(planted, one, z);
             v_store(F[FOOT_EASE] + i, ease);
             v_store(F[FOOT_WEIGHT] + i, smooth01(ease));
         } else {
@@ -281,11 +287,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             /* released when the foot lifts, drifts lock_radius off the
              * animation, or the held ankle is beyond the leg's reach */
             vf dx = v_sub(ax, ppv.x), dz = v_sub(az, ppv.z);
-            vf lx, lz;
-            yaw_xz(ys, yc, v_sub(a.x, ppv.x), v_sub(a.z, ppv.z), &lx, &lz);
-            v3 la = v3_sub(v3_of(v_add(ax, lx), a.y, v_add(az, lz)), hip);
-            vf reach = kld(K, LEG_REACH, i);
-            vm far = w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), radius2), v_gt(v3_dot(la, la), v_mul(reach, reach)));
+            /* beyond reach: the held pivot farther from the animated hip
+             * than the leg and the foot (ankle to pivot) reach together;
+             * nearer, the pelvis drop and the heel lift (place) hold it */
+            v3 lp = v3_sub(v3_of(ax, ppv.y, az), hip);
+            v3 pvl = pick3v(pv, (const v3[3]){leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)});
+            vf hold = v_add(kld(K, LEG_REACH, i), v_sqrt(v3_dot(pvl, pvl)));
+            vm far = w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), radius2), v_gt(v3_dot(lp, lp), v_mul(hold, hold)));
             vm release = w_and(locked, w_or(w_not(planted), far));
             if (w_any(release)) {
                 v_store(F[FOOT_BOFX] + i, v_sel(release, dx, ld(cF, FOOT_BOFX, i)));
@@ -469,6 +477,10 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * the pelvis drop is known) and its resting height */
         v3_st(F, FOOT_TX, i, v3_of(tx, rest, tz));
         sst(job, SCRATCH_REST, i, rest);
+        /* the planted pivot, for the heel lift */
+        sst(job, SCRATCH_PVX, i, v_add(tx, dpv.x));
+        sst(job, SCRATCH_PVY, i, v_add(rest, dpv.y));
+        sst(job, SCRATCH_PVZ, i, v_add(tz, dpv.z));
         /* pelvis: the drop that keeps the animation's hip-ankle extension */
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 hip_off = q_rotate(r, kv3(K, LEG_HIPX, i));
@@ -494,6 +506,10 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         sst(job, SCRATCH_NEED, i, need);
     }
 }
+
+/* The most a heel lift turns a foot: 40 degrees (cos, sin). */
+#define LIFT_MAX_COS 0.76604444f
+#define LIFT_MAX_SIN 0.64278761f
 
 /* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP):
  * the roots; a target farther than the animation's extension (and than
@@ -529,14 +545,56 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v3 ts = v3_ld(cF, FOOT_AAX, i);
         ts.y = v_sub(ts.y, drop);
         v3 t = v3_ld(cF, FOOT_TX, i);
-        t = v3_of(v_fma(w, v_sub(t.x, ts.x), ts.x), v_fma(w, v_sub(t.y, ts.y), ts.y), v_fma(w, v_sub(t.z, ts.z), ts.z));
+        /* a locked foot is held where it is in x and z whatever its weight
+         * (the weight eases its height only) */
+        vf wxz = v_sel(v_gt(ld(cF, FOOT_LOCKED, i), z), one, w);
+        t = v3_of(v_fma(wxz, v_sub(t.x, ts.x), ts.x), v_fma(w, v_sub(t.y, ts.y), ts.y), v_fma(wxz, v_sub(t.z, ts.z), ts.z));
         t.y = v_max(t.y, sld(job, SCRATCH_REST, i));
         v3 hip = v3_add(pl, v3_sld(job, SCRATCH_HOX, i));
         v3 v = v3_sub(t, hip);
         vf d2 = v3_dot(v, v), reach = kld(K, LEG_REACH, i);
-        vf lmax = v_mul(reach, keep);
+        /* the margin keeps the knee off straight, unless the animation's
+         * own leg is straighter */
+        vf lmax = v_max(v_mul(reach, keep), v_min(sld(job, SCRATCH_LIM, i), reach));
         vf d0 = v_min(v_max(sld(job, SCRATCH_LIM, i), v_mul(reach, soft)), lmax);
         vm far = v_gt(d2, v_mul(d0, d0));
+        /* heel lift before the soft reach: a planted foot too far from the
+         * hip turns about its pivot (which stays on the ground) so that the
+         * ankle comes up toward the hip, by at most LIFT_MAX */
+        vm lift = w_and(far, v_gt(w, z));
+        if (w_any(lift)) {
+            v3 pv = v3_sld(job, SCRATCH_PVX, i);
+            v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
+            vf r2 = v3_dot(u, u), r = v_sqrt(r2);
+            u = v3_scale(u, v_rsqrt(v_max(r2, v_set1(K_TINY))));
+            vf hu = v3_dot(h, u);
+            v3 hv3 = v3_sub(h, v3_scale(u, hu));
+            vf hv2 = v3_dot(hv3, hv3), hv = v_sqrt(hv2);
+            v3 vv = v3_scale(hv3, v_rsqrt(v_max(hv2, v_set1(K_TINY))));
+            vf rho = v_sqrt(v_fma(hu, hu, hv2)), irho = v_div(one, v_max(rho, v_set1(K_TINY)));
+            vf kk = v_mul(v_mul(v_sub(v_add(r2, v3_dot(h, h)), v_mul(d0, d0)), v_div(v_set1(0.5f), v_max(r, v_set1(K_TINY)))), irho);
+            vf c2 = v_min(kk, one), s2 = v_sqrt(v_max(v_fnma(c2, c2, one), z));
+            vf ca = v_mul(hu, irho), sa = v_mul(hv, irho);
+            vf cphi = v_fma(ca, c2, v_mul(sa, s2)), sphi = v_fnma(ca, s2, v_mul(sa, c2));
+            vm cap = v_lt(cphi, v_set1(LIFT_MAX_COS));
+            cphi = v_sel(cap, v_set1(LIFT_MAX_COS), cphi);
+            sphi = v_sel(cap, v_set1(LIFT_MAX_SIN), sphi);
+            lift = w_and(lift, w_and(v_gt(sphi, z), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
+                                                          v_gt(hv, v_mul(reach, v_set1(1e-4f))))));
+            if (w_any(lift)) {
+                v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
+                v3 ax = v3_cross(u, vv);
+                vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(one, cphi)));
+                vf sh = v_div(sphi, v_add(ch, ch));
+                vq ql = q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch);
+                vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
+                q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(lift, q_norm(q_mul(ql, df)), df));
+                t = v3_sel(lift, a2, t);
+                v = v3_sub(t, hip);
+                d2 = v3_dot(v, v);
+                far = v_gt(d2, v_mul(d0, d0));
+            }
+        }
         if (w_any(far)) {
             vf d = v_sqrt(v_max(d2, v_set1(K_TINY)));
             vf span = v_sub(lmax, d0);
