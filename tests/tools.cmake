@@ -98,6 +98,21 @@ if(Python3_Interpreter_FOUND)
   crowdik_bad_input(bench_report_directory 2 "cannot read .*adir: Is a directory" ${report} @WORK@/adir)
   crowdik_bad_input(bench_report_not_json 2 "garbage[.]bvh is not JSON" ${report} @WORK@/garbage.bvh)
   crowdik_bad_input(bench_report_chains_word 2 "invalid int value: 'abc'" ${report} --chains abc @WORK@/x.json)
+  # the report's measures recomputed from its CSV by tools/demo/measures.py
+  # (tests/tools/demo_measures.cmake): the procedural walk, and a run (the
+  # 1.0 m/s still feet) when the clip is present
+  foreach(case walk run)
+    set(extra)
+    if(case STREQUAL "run")
+      set(extra -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_49_04_run_leap.bvh)
+    endif()
+    add_test(NAME tool_demo_measures_${case}
+             COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}
+                     -DSCRIPT=${PROJECT_SOURCE_DIR}/tools/demo/measures.py
+                     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_measures/${case} ${extra}
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_measures.cmake)
+    set_tests_properties(tool_demo_measures_${case} PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+  endforeach()
 endif()
 
 # Legal BVH variants (channel order, hex floats, root rotation first) pass

@@ -319,6 +319,15 @@ static still_figures still_frames(const demo_measures *m, samples *as, samples *
     return sf;
 }
 
+/* One line of the table: the measure, its value (already formatted; "-"
+ * when it has no samples), the target; columns two spaces apart at least,
+ * none inside a column. */
+static void row(void (*out)(const char *fmt, ...), const char *what, const char *value, size_t samples,
+                const char *target)
+{
+    out("  %-54s %16s  %s\n", what, samples ? value : "-", target);
+}
+
 void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
 {
     size_t n = (size_t)m->frames * (size_t)m->feet;
@@ -331,34 +340,46 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
     }
     still_figures sf = still_frames(m, &as, &ss);
     double still = sf.still ? (double)sf.still : 1.0;
-    out("\nmeasures (%ld foot-frames, %ld planted, %ld still: heel or toe slower than %.1f m/s for 4+ frames)\n",
-        (long)n, m->planted_frames, sf.still, m->run ? 1.0 : 0.5);
-    out("  %-52s %12s  %s\n", "measure", "value", "target");
-    out("  %-52s %11.1f%%  >= 95 %%\n", "still foot-frames planted", 100.0 * (double)sf.still_planted / still);
+    out("\nmeasures: %ld foot-frames, %ld planted (%zu near a step edge, %zu on a slope, %zu elsewhere), %ld still "
+        "(heel or toe slower than %.1f m/s for 4+ frames)\n",
+        (long)n, m->planted_frames, m->s[S_PEN_STEP].n, m->s[S_PEN_SLOPE].n, m->s[S_PEN_OTHER].n, sf.still,
+        m->run ? 1.0 : 0.5);
+    char v[64];
+    row(out, "measure", "value", 1, "target");
+    snprintf(v, sizeof v, "%.1f %%", 100.0 * (double)sf.still_planted / still);
+    row(out, "still foot-frames planted", v, (size_t)sf.still, ">= 95 %");
     samples *e = &m->s[S_PLANTED_ERR];
-    out("  %-52s %11.1f%%  >= 99 %%\n", "planted: lowest point within 1 cm of the ground", share_below(e, 0.01f));
-    out("  %-52s %11.1f%%  >= 95 %%\n", "planted: lowest point within 2 mm of the ground", share_below(e, 0.002f));
-    char label[4][64];
-    snprintf(label[0], sizeof label[0], "planted: point below the ground, p99 mm");
-    snprintf(label[1], sizeof label[1], "  near a step edge (%zu foot-frames)", m->s[S_PEN_STEP].n);
-    snprintf(label[2], sizeof label[2], "  on a slope (%zu)", m->s[S_PEN_SLOPE].n);
-    snprintf(label[3], sizeof label[3], "  elsewhere (%zu)", m->s[S_PEN_OTHER].n);
-    for (int k = 0; k < 4; ++k) out("  %-52s %12.2f  <= 5\n", label[k], 1e3f * pct(&m->s[S_PEN + k], 0.99f));
-    out("  %-52s %12.3f  <= 0.5\n", "locked: pivot movement per frame, p99 mm", 1e3f * pct(&m->s[S_LOCK_MOVE], 0.99f));
-    out("  %-52s %5.2f -> %5.2f  no worse\n", "still: toe slide per frame, p99 mm, anim -> solved",
-        1e3f * pct(&as, 0.99f), 1e3f * pct(&ss, 0.99f));
-    out("  %-52s %12.2f  <= 2\n", "knee pops (> 5 deg beyond the animation) per 1000",
-        m->pop_frames ? 1000.0 * (double)m->pops / (double)m->pop_frames : 0.0);
-    out("  %-52s %4.1f%% -> %4.1f%%  <= +2 points\n", "still: knee nearly straight (< 8 deg), anim -> solved",
-        100.0 * (double)sf.anim_straight / still, 100.0 * (double)sf.solved_straight / still);
+    snprintf(v, sizeof v, "%.1f %%", share_below(e, 0.01f));
+    row(out, "planted: lowest point within 1 cm of the ground", v, e->n, ">= 99 %");
+    snprintf(v, sizeof v, "%.1f %%", share_below(e, 0.002f));
+    row(out, "planted: lowest point within 2 mm of the ground", v, e->n, ">= 95 %");
+    static const char *pen_label[4] = {"planted: a point below the ground, p99 mm", "  near a step edge",
+                                       "  on a slope", "  elsewhere"};
+    for (int k = 0; k < 4; ++k) {
+        snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_PEN + k], 0.99f));
+        row(out, pen_label[k], v, m->s[S_PEN + k].n, "<= 5");
+    }
+    snprintf(v, sizeof v, "%.3f", 1e3f * pct(&m->s[S_LOCK_MOVE], 0.99f));
+    row(out, "locked: pivot movement per frame, p99 mm", v, m->s[S_LOCK_MOVE].n, "<= 0.5");
+    float a99 = 1e3f * pct(&as, 0.99f), s99 = 1e3f * pct(&ss, 0.99f);
+    snprintf(v, sizeof v, "%.2f -> %.2f", a99, s99);
+    row(out, "still: toe slide per frame, p99 mm, anim -> solved", v, as.n, "no worse");
+    snprintf(v, sizeof v, "%.2f", m->pop_frames ? 1000.0 * (double)m->pops / (double)m->pop_frames : 0.0);
+    row(out, "knee pops (> 5 deg beyond the animation) per 1000", v, (size_t)m->pop_frames, "<= 2");
+    snprintf(v, sizeof v, "%.1f -> %.1f %%", 100.0 * (double)sf.anim_straight / still,
+             100.0 * (double)sf.solved_straight / still);
+    row(out, "still: knee straight (< 8 deg), anim -> solved", v, (size_t)sf.still, "<= +2 points");
     samples *d = &m->s[S_DROP2];
-    out("  %-52s %5.2f / %5.2f  <= 5 p99\n", "pelvis drop, 2nd difference, p99 / max mm per frame^2",
-        1e3f * pct(d, 0.99f), d->n ? 1e3f * d->v[d->n - 1] : 0.0f);
-    out("  %-52s %5.2f / %5.2f  <= 5\n", "swing (weight 0): hip / knee off the animation, p99 deg",
-        pct(&m->s[S_SWING_HIP], 0.99f), pct(&m->s[S_SWING_KNEE], 0.99f));
-    out("  %-52s %12.2f  <= 5\n", "swing: point below the ground, p99 mm", 1e3f * pct(&m->s[S_SWING_PEN], 0.99f));
-    out("  %-52s %12.2f  <= 3\n", "planted, animated sole flat: sole off normal, p99 deg",
-        pct(&m->s[S_SOLE_TILT], 0.99f));
+    float d99 = 1e3f * pct(d, 0.99f); /* sorts: the maximum is last */
+    snprintf(v, sizeof v, "%.2f / %.2f", d99, d->n ? 1e3f * d->v[d->n - 1] : 0.0f);
+    row(out, "pelvis drop 2nd difference, p99 / max, mm/frame^2", v, d->n, "<= 5 (p99)");
+    float h99 = pct(&m->s[S_SWING_HIP], 0.99f), k99 = pct(&m->s[S_SWING_KNEE], 0.99f);
+    snprintf(v, sizeof v, "%.2f / %.2f", h99, k99);
+    row(out, "swing (weight 0): hip / knee off the anim., p99 deg", v, m->s[S_SWING_HIP].n, "<= 5");
+    snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_SWING_PEN], 0.99f));
+    row(out, "swing: a point below the ground, p99 mm", v, m->s[S_SWING_PEN].n, "<= 5");
+    snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_TILT], 0.99f));
+    row(out, "planted, animated sole flat: sole off normal, p99 deg", v, m->s[S_SOLE_TILT].n, "<= 3");
     free(as.v);
     free(ss.v);
 }

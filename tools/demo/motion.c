@@ -84,25 +84,33 @@ static float smooth01(float x)
 #define WALK_PERIOD 1.0f
 #define STANCE 0.6f
 
-/* Analytic two-bone leg in the sagittal plane: hip at h, ankle at a
- * (character space, same x), foot pitch p (world, about +X). */
+/* Analytic two-bone leg: hip at h, ankle at a (character space), foot
+ * pitch p (world, about +X). The knee bends in the leg's plane, which is
+ * rolled about the forward axis (z) so that the ankle stays where the
+ * foot is while the pelvis sways; the ankle takes the roll back so the sole
+ * stays level. */
 static void leg_ik(const cik_foot_leg *l, cik_vec3 h, cik_vec3 a, float pitch, cik_quat q[3])
 {
     float ta = vec3_length(l->thigh), tb = vec3_length(l->shin);
     cik_vec3 v = vec3_sub(a, h);
-    float d = sqrtf(v.y * v.y + v.z * v.z);
+    /* Rz(roll) takes (0, -|y|, z) to (v.x, v.y, z) */
+    float roll = atan2f(v.x, -v.y), vy = -sqrtf(v.x * v.x + v.y * v.y);
+    float d = sqrtf(vy * vy + v.z * v.z);
     float dmax = (ta + tb) * 0.9995f;
     if (d > dmax) d = dmax;
     float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
     float k = acosf(clampf(ck, -1, 1));
     /* ankle in the hip frame with the knee bent: u = thigh + Rx(k) shin */
     float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
-    float au = atan2f(uz, -uy), av = atan2f(v.z, -v.y);
+    float au = atan2f(uz, -uy), av = atan2f(v.z, -vy);
     float th = au - av;
-    q[0] = quat_axis_angle(th, 1, 0, 0);
+    q[0] = quat_mul(quat_axis_angle(roll, 0, 0, 1), quat_axis_angle(th, 1, 0, 0));
     q[1] = quat_axis_angle(k, 1, 0, 0);
     float ank = clampf(pitch - th - k, -0.6f, 0.6f);
-    q[2] = quat_axis_angle(ank, 1, 0, 0);
+    /* world foot = Rz(roll) Rx(th + k) q2 = Rx(th + k + ank) */
+    cik_quat back = quat_mul(quat_mul(quat_axis_angle(-(th + k), 1, 0, 0), quat_axis_angle(-roll, 0, 0, 1)),
+                             quat_axis_angle(th + k, 1, 0, 0));
+    q[2] = quat_normalize(quat_mul(back, quat_axis_angle(ank, 1, 0, 0)));
 }
 
 /* Procedural walk at phase t (seconds) for body size s. */
@@ -111,7 +119,6 @@ void walk_pose(const rig *r, float s, float t, pose *out)
     float L = WALK_SPEED * s * WALK_PERIOD * STANCE; /* stance travel */
     cik_vec3 foot[2];
     float pitch[2];
-    int planted[2]; /* the foot at or next to ground contact */
     float ah = r->leg[0].ankle_height;
     for (int side = 0; side < 2; ++side) {
         float ph = t / WALK_PERIOD + (side ? 0.5f : 0.0f);
@@ -121,41 +128,38 @@ void walk_pose(const rig *r, float s, float t, pose *out)
             foot[side] = vec3(x, ah, L * 0.5f - L * ph / STANCE);
             pitch[side] = 0.0f;
             out->weight[side] = 1.0f;
-            planted[side] = 1;
         } else {
             float u = (ph - STANCE) / (1 - STANCE);
             float z = -L * 0.5f + L * (u - sinf(2 * SM_PI_F * u) / (2 * SM_PI_F));
             foot[side] = vec3(x, ah + 0.11f * s * sinf(SM_PI_F * u) * (1.0f - 0.3f * u), z);
             pitch[side] = -0.25f * sinf(SM_PI_F * u) + 0.15f * sinf(2 * SM_PI_F * u);
-            /* IK weight: out over the first 12 % of the swing, back in
-             * over the last 30 % (120 ms). The pipeline lowers the pelvis
-             * at most pelvis_drop_speed (2.5 m/s); a foot landing past a
-             * step down on a downhill slope can need 20 cm of drop, so the
-             * weight must come in no faster than the pelvis can follow or
-             * the landing foot is held above the ground (a blend-in of the
-             * last 12 %, 48 ms, left one foot 72 mm up for a frame). */
+            /* IK weight (used with --contacts weights only): out over
+             * the first 12 % of the swing, back in over the last 30 %
+             * (120 ms), so that the pelvis has time to follow a foot
+             * landing past a step down on a downhill slope (up to 20 cm
+             * of drop). */
             out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
-            planted[side] = u < 0.06f || u > 0.94f;
         }
     }
-    /* the hip as high as the stance feet allow with knees bent >= 0.2 rad */
+    /* the hip as high as both feet allow with knees bent >= 0.2 rad: a
+     * minimum over both feet at all times is continuous in t, where one over
+     * the planted feet alone jumped whenever a foot landed or lifted (the
+     * stance knee by 20 degrees in a frame) */
     float ta = vec3_length(r->leg[0].thigh), tb = vec3_length(r->leg[0].shin);
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
+    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
     float hip_y = 1e9f;
     for (int side = 0; side < 2; ++side) {
-        if (!planted[side] && !(foot[side].y < ah + 0.02f)) continue;
         float dz = foot[side].z;
-        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz);
+        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz - sway * sway);
         if (y < hip_y) hip_y = y;
     }
-    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
     out->pelvis = vec3(sway, hip_y - r->leg[0].hip.y, 0);
     out->pelvis_q = quat(0, 0, 0, 1);
-    for (int side = 0; side < 2; ++side) {
-        cik_vec3 h = vec3_add(out->pelvis, r->leg[side].hip);
-        foot[side].x = h.x;
-        leg_ik(&r->leg[side], h, foot[side], pitch[side], out->q[side]);
-    }
+    /* the feet keep their own x: the sway moves the pelvis, not a planted
+     * foot */
+    for (int side = 0; side < 2; ++side)
+        leg_ik(&r->leg[side], vec3_add(out->pelvis, r->leg[side].hip), foot[side], pitch[side], out->q[side]);
 }
 
 
@@ -217,9 +221,13 @@ static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, c
             l->hip = vec3_scale(vec3_sub(pos[legs[s].hip], pos[R]), sc);
             l->thigh = vec3_scale(vec3_sub(pos[legs[s].knee], pos[legs[s].hip]), sc);
             l->shin = vec3_scale(vec3_sub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
-            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 1.7f);
+            /* wide enough for what the clips do (49_04's leap swings a hip
+             * past 1.7 rad and an ankle past 1.0): the pipeline keeps an
+             * animated rotation within its limit, and a limit tighter than
+             * the motion bends the swing legs away from the animation */
+            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 2.0f);
             l->limit[1] = limit_hinge(knee_axis, 0.0f, 2.7f);
-            l->limit[2] = limit_swing_twist(down, -0.6f, 0.6f, 1.0f);
+            l->limit[2] = limit_swing_twist(down, -0.7f, 0.7f, 1.1f);
             tr->tip[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
             tr->has_ball[s] = legs[s].toe >= 0;
             tr->ball[s] = tr->has_ball[s] ? vec3_scale(vec3_sub(pos[legs[s].toe], pos[legs[s].ankle]), sc) : tr->tip[s];
@@ -270,13 +278,10 @@ static void clip_points(cik_foot_leg *l, const clip_tracks *tr, int s)
 /* Side s's stance (the ankle slow and low): the sole's up and the ankle
  * height are what the stance frames show (the foot's calibration); the
  * weights, used only with --contacts weights (by default the pipeline finds
- * the contacts itself): 1 in stance, eased to 0
- * over the RAMP_S seconds of swing next to it (before the landing and after
- * the lift-off). A weight that jumps to 1 at the landing asks the pelvis to
- * drop at once when the ground there is lower than the clip's floor, faster
- * than the pipeline lowers it (pelvis_drop_speed), and the landing foot is
- * held above the ground until the pelvis catches up. `hs` and `w` hold
- * ca->frames floats each. */
+ * the contacts itself): 1 in stance, eased to 0 over the RAMP_S seconds of
+ * swing next to it (before the landing and after the lift-off), so that a
+ * landing on ground lower than the clip's floor does not ask the pelvis to
+ * drop at once. `hs` and `w` hold ca->frames floats each. */
 static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, float *w)
 {
     const int nf = ca->frames;
