@@ -181,7 +181,7 @@ typedef struct cik_foot_options {
     float dt;
     /** Most the pelvis may be lowered (>= 0, metres). Default 0.3. */
     float max_pelvis_drop;
-    /** Smoothing time of the pelvis drop (>= 0 seconds; 0 = none): a
+    /** Smoothing time of the pelvis drop (>= 0 seconds; below 1e-6 = none): a
      *  critically damped spring with this time constant follows the drop
      *  the legs need, so the pelvis moves with a continuous velocity.
      *  Default 0.06. */

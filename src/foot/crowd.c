@@ -469,9 +469,11 @@ typedef struct frame_args {
     cik__foot_job job; /* the fields of the probe and place kernels */
 } frame_args;
 
+/* A time below a microsecond (a denormal among them, whose reciprocal
+ * overflows) is no smoothing at all. */
 static void spring_constants(float time, float dt, float *w, float *k, int *now)
 {
-    *now = !(time > 0.0f);
+    *now = !(time >= 1e-6f);
     *w = *now ? 0.0f : 1.0f / time;
     *k = *now ? 0.0f : expf(-dt / time);
 }
@@ -503,6 +505,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->lock_radius = opt->lock_radius * u;
     j->unlock_time = opt->unlock_time;
     j->first_plant = 0.05f * u;
+    j->lift_contact = 0.005f * u;
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;
@@ -629,7 +632,21 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         }
         /* the block's legs, while what place wrote is still in the cache */
         if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
-        if (stages & DO_ALIGN) RUN(k, align, &job, f0, f1);
+        if (stages & DO_ALIGN) {
+            RUN(k, align, &job, f0, f1);
+            /* a foot the ankle's limit left with a point below its ground
+             * is raised by that much and its leg solved and aligned once
+             * more (the block's other legs are converged: the solve only
+             * checks them) */
+            RUN(k, settle, &job, f0, f1);
+            int any = 0;
+            const float *moved = job.s[SCRATCH_NEED];
+            for (int f = 0; f < f1 - f0 && !any; ++f) any = moved[f] != 0.0f;
+            if (any) {
+                cik__solve_range(&fp->solve, f0, f1);
+                RUN(k, align, &job, f0, f1);
+            }
+        }
     }
 }
 

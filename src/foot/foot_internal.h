@@ -136,6 +136,7 @@ typedef struct cik__foot_job {
     float plant_speed, release_speed, min_contact, ease_in, ease_out;
     float lock_radius, unlock_time;
     float first_plant; /* the first frame's plant height above the floor */
+    float lift_contact; /* a toe tip this near its ground holds a heel lift */
     /* place: reach margin and soft reach; cos of half the limit tolerance */
     float margin, soft, threshold;
     float tol_cos;
@@ -157,6 +158,7 @@ typedef struct cik__foot_kernel {
     cik__foot_fn place_a; /* stage 3 before the pelvis drop: targets, desired feet, needs */
     cik__foot_fn place_b; /* stage 3 after it: roots, pulled-in targets, start poses */
     cik__foot_fn align;   /* stage 5 */
+    cik__foot_fn settle;  /* stage 5 after align: targets raised where a point is below its ground */
 } cik__foot_kernel;
 
 /* The one-lane build (src/kernels/isa.c), which also runs the feet left

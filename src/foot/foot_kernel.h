@@ -232,6 +232,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             planted = w_or(plant_event, w_andnot(was, release));
             age = v_sel(w_or(plant_event, release), z, age);
             vf ease = ld(cF, FOOT_EASE, i);
+            ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z); /* NaN: afresh */
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));
             if (!job->primed) ease = v_sel(planted, one, z);
             v_store(F[FOOT_EASE] + i, ease);
@@ -263,11 +264,37 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             bys = v_mul(ts, k);
             byc = v_mul(tc, k);
         }
-        /* the lock */
+        /* the lock; the foot's points in the ankle frame, and the foot as
+         * the last frame placed it (the animation's on the first frame) */
+        v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
+        vq last = job->primed ? q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i) : w2;
         vm locked = v_gt(ld(cF, FOOT_LOCKED, i), z);
         vf pv = ld(cF, FOOT_PIVOT, i);
         v3 ppv = pick3v(pv, P);
         vf ax = ld(cF, FOOT_ANCX, i), az = ld(cF, FOOT_ANCZ, i);
+        /* a lock or blend that a bad frame left non-finite is dropped (the
+         * foot starts afresh), so one bad frame never lasts */
+        {
+            vf chk = v_add(v_add(ax, az), v_add(v_add(sx, sz), v_add(bys, byc)));
+            chk = v_add(chk, v_add(ld(cF, FOOT_ANCFX, i), ld(cF, FOOT_ANCFZ, i)));
+            vm bad = w_not(v_lt(v_abs(chk), v_set1(1e30f)));
+            if (w_any(bad)) {
+                locked = w_andnot(locked, bad);
+                ax = v_sel(bad, z, ax);
+                az = v_sel(bad, z, az);
+                sx = v_sel(bad, z, sx);
+                sz = v_sel(bad, z, sz);
+                bys = v_sel(bad, z, bys);
+                byc = v_sel(bad, one, byc);
+                bt = v_sel(bad, never, bt);
+                v_store(F[FOOT_ANCFX] + i, v_sel(bad, z, ld(cF, FOOT_ANCFX, i)));
+                v_store(F[FOOT_ANCFZ] + i, v_sel(bad, z, ld(cF, FOOT_ANCFZ, i)));
+                v_store(F[FOOT_BOFX] + i, v_sel(bad, z, ld(cF, FOOT_BOFX, i)));
+                v_store(F[FOOT_BOFZ] + i, v_sel(bad, z, ld(cF, FOOT_BOFZ, i)));
+                v_store(F[FOOT_BYS] + i, v_sel(bad, z, ld(cF, FOOT_BYS, i)));
+                v_store(F[FOOT_BYC] + i, v_sel(bad, one, ld(cF, FOOT_BYC, i)));
+            }
+        }
         vf ys, yc;
         yaw_between(fax, faz, ld(cF, FOOT_ANCFX, i), ld(cF, FOOT_ANCFZ, i), &ys, &yc);
         vm released = v_lt(one, z); /* none */
@@ -276,11 +303,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
              * over, anchored where the planned foot has it (no jump) */
             vm roll = w_and(locked, w_and(v_gt(v_abs(v_sub(lo_i, pv)), v_set1(0.5f)), v_lt(lo_y, v_sub(ppv.y, roll_margin))));
             if (w_any(roll)) {
+                /* where the new pivot was in the last frame's placed foot
+                 * (its desired orientation, FOOT_DF*), so the hand-over
+                 * moves nothing */
                 v3 plo = pick3v(lo_i, P);
-                vf ox, oz;
-                yaw_xz(ys, yc, v_sub(plo.x, ppv.x), v_sub(plo.z, ppv.z), &ox, &oz);
-                ax = v_sel(roll, v_add(ax, ox), ax);
-                az = v_sel(roll, v_add(az, oz), az);
+                v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
+                ax = v_sel(roll, v_add(ax, o.x), ax);
+                az = v_sel(roll, v_add(az, o.z), az);
                 pv = v_sel(roll, lo_i, pv);
                 ppv = v3_sel(roll, plo, ppv);
             }
@@ -291,7 +320,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
              * than the leg and the foot (ankle to pivot) reach together;
              * nearer, the pelvis drop and the heel lift (place) hold it */
             v3 lp = v3_sub(v3_of(ax, ppv.y, az), hip);
-            v3 pvl = pick3v(pv, (const v3[3]){leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)});
+            v3 pvl = pick3v(pv, pts);
             vf hold = v_add(kld(K, LEG_REACH, i), v_sqrt(v3_dot(pvl, pvl)));
             vm far = w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), radius2), v_gt(v3_dot(lp, lp), v_mul(hold, hold)));
             vm release = w_and(locked, w_or(w_not(planted), far));
@@ -316,13 +345,14 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm start = w_andnot(w_and(planted, w_or(plant_event, v_ge(bt, v_set1(job->unlock_time)))),
                                 w_or(locked, released));
             if (w_any(start)) {
-                /* the new pivot where the planned foot has it now */
+                /* the new pivot where the last frame placed it (the
+                 * planned pivot plus the turn of the last desired foot) */
                 v3 plo = pick3v(lo_i, P);
-                vf hx, hz, ox, oz;
+                vf hx, hz;
                 yaw_xz(bys, byc, fax, faz, &hx, &hz);
-                yaw_xz(bys, byc, v_sub(plo.x, ppv.x), v_sub(plo.z, ppv.z), &ox, &oz);
-                ax = v_sel(start, v_add(v_add(ppv.x, sx), ox), ax);
-                az = v_sel(start, v_add(v_add(ppv.z, sz), oz), az);
+                v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
+                ax = v_sel(start, v_add(v_add(ppv.x, sx), o.x), ax);
+                az = v_sel(start, v_add(v_add(ppv.z, sz), o.z), az);
                 v_store(F[FOOT_ANCFX] + i, v_sel(start, hx, ld(cF, FOOT_ANCFX, i)));
                 v_store(F[FOOT_ANCFZ] + i, v_sel(start, hz, ld(cF, FOOT_ANCFZ, i)));
                 ys = v_sel(start, bys, ys);
@@ -421,9 +451,13 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
     }
 }
 
+/* The most of a planted foot's angle to the ground that place takes out:
+ * 10 degrees (sin of half of it). */
+#define FLAT_TURN_SIN 0.08715574f
+
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
- * locked heading, its sole turned onto the ground where the animated foot is
- * flat, tilted with the ground where it rolls, blended by the weight); the
+ * locked heading, tilted with the ground, its sole turned onto the ground
+ * by at most FLAT_TURN, blended by the weight); the
  * ankle height at which it rests on the ground (no point below it); the
  * target (planted: resting at the planned place; swing: the animation
  * shifted by the terrain's smoothed offset from the animation's floor;
@@ -436,9 +470,6 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     const vf z = v_set1(0.0f), one = v_set1(1.0f);
-    /* the animated sole within 10 degrees of up counts as flat, beyond 25
-     * as rolling (cosines) */
-    const vf flat_lo = v_set1(0.90630779f), flat_span = v_set1(1.0f / (0.98480775f - 0.90630779f));
     const v3 up = {z, one, z};
     for (int i = begin; i < end; i += CIK_LANES) {
         vf w = ld(cF, FOOT_WEIGHT, i);
@@ -457,11 +488,18 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         /* the orientation */
         vq yaw = q4(z, ld(cF, FOOT_YAWS, i), z, ld(cF, FOOT_YAWC, i));
         vq fy = q_mul(yaw, q_ld(cF, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i));
-        v3 sole = q_rotate(fy, kv3(K, LEG_SOLEX, i));
-        vf flat = smooth01(v_mul(v_sub(sole.y, flat_lo), flat_span));
-        vq dp = q_mul(q_arc_any(sole, n), fy);
-        vm rolling = v_lt(flat, one);
-        if (w_any(rolling)) dp = q_sel(rolling, q_nlerp(q_mul(q_arc_any(up, n), fy), dp, flat), dp);
+        /* the ground's tilt added to the animated foot (its own roll and
+         * pitch kept, relative to the ground instead of the animation's
+         * floor), then up to FLAT_TURN of what is left between its sole
+         * and the ground taken out: a foot the animation holds flat within
+         * that lies on the ground, one it rolls keeps its roll beyond it
+         * and turns no faster than the animation does */
+        vq ft = q_mul(q_arc_any(up, n), fy);
+        vq rt = q_arc_any(q_rotate(ft, kv3(K, LEG_SOLEX, i)), n);
+        vf rs2 = v_fma(rt.x, rt.x, v_fma(rt.y, rt.y, v_mul(rt.z, rt.z)));
+        vf part = v_min(one, v_mul(v_set1(FLAT_TURN_SIN), v_rsqrt(v_max(rs2, v_set1(K_TINY)))));
+        rt = q_norm(q4(v_mul(rt.x, part), v_mul(rt.y, part), v_mul(rt.z, part), v_fma(part, v_sub(rt.w, one), one)));
+        vq dp = q_mul(rt, ft);
         vq df = q_sel(v_lt(w, one), q_nlerp(fy, dp, w), dp);
         q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* resting: the ankle height that puts the lowest point on its ground */
@@ -477,10 +515,15 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * the pelvis drop is known) and its resting height */
         v3_st(F, FOOT_TX, i, v3_of(tx, rest, tz));
         sst(job, SCRATCH_REST, i, rest);
-        /* the planted pivot, for the heel lift */
-        sst(job, SCRATCH_PVX, i, v_add(tx, dpv.x));
-        sst(job, SCRATCH_PVY, i, v_add(rest, dpv.y));
-        sst(job, SCRATCH_PVZ, i, v_add(tz, dpv.z));
+        /* the heel lift's axis point: the toe tip where it rests on its
+         * ground (within 5 mm), else none (a lift about a point in the air,
+         * or about the heel, would put the rest of the foot below the
+         * ground) */
+        vf toe_y = v_add(rest, d[CIK_FOOT_TOE].y);
+        vm toe_down = v_lt(v_sub(toe_y, g[CIK_FOOT_TOE]), v_set1(job->lift_contact));
+        sst(job, SCRATCH_PVX, i, v_add(tx, d[CIK_FOOT_TOE].x));
+        sst(job, SCRATCH_PVY, i, v_sel(toe_down, toe_y, v_set1(NAN)));
+        sst(job, SCRATCH_PVZ, i, v_add(tz, d[CIK_FOOT_TOE].z));
         /* pelvis: the drop that keeps the animation's hip-ankle extension */
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 hip_off = q_rotate(r, kv3(K, LEG_HIPX, i));
@@ -559,9 +602,9 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         vf d0 = v_min(v_max(sld(job, SCRATCH_LIM, i), v_mul(reach, soft)), lmax);
         vm far = v_gt(d2, v_mul(d0, d0));
         /* heel lift before the soft reach: a planted foot too far from the
-         * hip turns about its pivot (which stays on the ground) so that the
-         * ankle comes up toward the hip, by at most LIFT_MAX */
-        vm lift = w_and(far, v_gt(w, z));
+         * hip turns about its toe tip (which stays on the ground) so that
+         * the ankle comes up toward the hip, by at most LIFT_MAX */
+        vm lift = w_and(far, w_and(v_gt(w, z), v_eq(sld(job, SCRATCH_PVY, i), sld(job, SCRATCH_PVY, i))));
         if (w_any(lift)) {
             v3 pv = v3_sld(job, SCRATCH_PVX, i);
             v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
@@ -659,4 +702,27 @@ static void k_align(const cik__foot_job *job, int begin, int end)
     }
 }
 
-const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align};
+/* Stage 5, the settling check after align: a weighted foot with a point
+ * below its ground (the ankle's limit kept the sole from following a slope
+ * or a bend of the shin) has its target raised by that much, for one more
+ * solve and align of the block; returns through SCRATCH_NEED whether any
+ * foot of the pass moved (1) or not (0), per lane. */
+static void k_settle(const cik__foot_job *job, int begin, int end)
+{
+    float *const *F = job->f;
+    const float *const *cF = (const float *const *)F;
+    const cik_streams *bs = job->bs;
+    const vf z = v_set1(0.0f), eps = v_set1(job->threshold);
+    for (int i = begin; i < end; i += CIK_LANES) {
+        vf pen = v_set1(-1e30f);
+        for (int k = 0; k < 3; ++k) pen = v_max(pen, v_sub(ld(cF, FOOT_CY + k, i), ld(cF, FOOT_PTY + k, i)));
+        vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, eps));
+        sst(job, SCRATCH_NEED, i, v_sel(raise, v_set1(1.0f), z));
+        if (!w_any(raise)) continue;
+        vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
+        v_store(F[FOOT_TY] + i, ty);
+        v_store(bs->target_y + i, ty);
+    }
+}
+
+const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align, k_settle};

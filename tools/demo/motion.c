@@ -316,6 +316,32 @@ static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, 
     clip_points(&rg->leg[s], tr, s);
 }
 
+/* The capture floor's tilt taken out: a clip whose stance ankles sink or
+ * rise along the clip (12_01's fall from 9.5 to 6.2 cm over 3.9 m: a floor
+ * or calibration tilt) would stand its feet below or above the ground the
+ * character controller puts it on. A straight line fitted to the stance
+ * ankle heights over the frames (both feet; stance as clip_stance finds
+ * it) is subtracted from the pelvis height, about its mean, so the median
+ * stance ankle height (the rig's ankle_height) stays what it was. */
+static void clip_level_floor(clip_anim *ca, const clip_tracks *tr)
+{
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int f = 0; f < ca->frames; ++f)
+        for (int s = 0; s < 2; ++s)
+            if (ca->poses[f].weight[s] >= 1.0f) {
+                double x = f, y = tr->ankle[2 * f + s].y;
+                n += 1;
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
+            }
+    double den = n * sxx - sx * sx;
+    if (n < 2 || !(den > 0)) return;
+    double slope = (n * sxy - sx * sy) / den, mean = sx / n;
+    for (int f = 0; f < ca->frames; ++f) ca->poses[f].pelvis.y -= (float)(slope * ((double)f - mean));
+}
+
 int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz)
 {
     memset(ca, 0, sizeof *ca);
@@ -349,6 +375,7 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
         goto done;
     }
     for (int s = 0; s < 2; ++s) clip_stance(ca, &tr, s, hs, w);
+    clip_level_floor(ca, &tr);
     /* character space: pelvis xz relative to the first frame's, y as is */
     cik_vec3 r0 = tr.root[0];
     for (int f = 0; f < nf; ++f) {
