@@ -324,6 +324,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vf hold = v_add(kld(K, LEG_REACH, i), v_sqrt(v3_dot(pvl, pvl)));
             vm far = w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), radius2), v_gt(v3_dot(lp, lp), v_mul(hold, hold)));
             vm release = w_and(locked, w_or(w_not(planted), far));
+            if (!job->lock) release = locked; /* locking turned off: let go, blending */
             if (w_any(release)) {
                 v_store(F[FOOT_BOFX] + i, v_sel(release, dx, ld(cF, FOOT_BOFX, i)));
                 v_store(F[FOOT_BOFZ] + i, v_sel(release, dz, ld(cF, FOOT_BOFZ, i)));
