@@ -1454,3 +1454,47 @@ T_BACKEND_TEST(foot, swing_leg_at_weight_0_keeps_the_animation)
     }
     cik_foot_crowd_destroy(sc.crowd);
 }
+
+/* limit_tolerance: an animated knee a little past its hinge's stop (mocap
+ * sits slightly off a hinge) is kept as it is on a swing leg; past the
+ * tolerance it is clamped into the limit, and with no tolerance the small
+ * excess is clamped too. The knee's hinge is [0, 2.6]; the swing foot
+ * follows its animation (weight 0), the other stands on the ground. */
+T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
+{
+    fill(flat0);
+    cik_heightfield hf = grid();
+    const float knees[3] = {-0.03f, -0.03f, -0.2f}, tolerance[3] = {0.1f, 0.0f, 0.1f};
+    for (int k = 0; k < 3; ++k) {
+        scene sc;
+        scene_init_feet(&sc, 1);
+        cik_foot_options o = cik_foot_default_options();
+        o.solver.backend = be;
+        o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+        o.limit_tolerance = tolerance[k];
+        const float dy = -0.78f;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        /* the right leg swings forward, its knee hyperextended by knees[k]
+         * (about +X: the hinge's axis), the foot well off the ground */
+        cik_quat q[3] = {ax(-0.6f, 1, 0, 0), ax(knees[k], 1, 0, 0), ax(0.6f - knees[k], 1, 0, 0)};
+        for (int j = 0; j < 3; ++j) {
+            sc.s.pose_x[j][1] = q[j].x;
+            sc.s.pose_y[j][1] = q[j].y;
+            sc.s.pose_z[j][1] = q[j].z;
+            sc.s.pose_w[j][1] = q[j].w;
+        }
+        sc.s.weight[0] = 1.0f;
+        sc.s.weight[1] = 0.0f;
+        for (int frame = 0; frame < 3; ++frame) cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cik_quat knee = {sc.s.solved_x[1][1], sc.s.solved_y[1][1], sc.s.solved_z[1][1], sc.s.solved_w[1][1]};
+        float angle = (float)t_angle_about(knee, t_v3(1, 0, 0));
+        float excess = cik_limit_excess(&sc.legs[1].limit[1], knee);
+        if (-knees[k] < tolerance[k])
+            cr_assert_float_eq(angle, knees[k], 1e-5f, "case %d: the knee at %g, the animation's %g", k, angle,
+                               knees[k]);
+        else
+            cr_assert_lt(excess, 1e-4f, "case %d: the knee %g rad past its limit (at %g)", k, excess, angle);
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+}
