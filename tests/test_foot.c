@@ -1498,3 +1498,66 @@ T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
         cik_foot_crowd_destroy(sc.crowd);
     }
 }
+
+/* The soft approach to full extension: the ground under one planted foot
+ * sinks 1 mm a frame to 30 cm and the pelvis may not come down
+ * (max_pelvis_drop 0). Where the ground is within reach the foot stands on
+ * it; beyond, the leg straightens gradually: the hip-ankle distance never
+ * grows faster than the ground sinks (the soft curve's slope is at most 1)
+ * and never passes (1 - reach_margin) of the reach, so the knee never
+ * straightens past the angle that distance leaves it. */
+T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    o.max_pelvis_drop = 0.0f;
+    const float dy = -0.78f, ta = 0.45f, tb = 0.42f, reach = ta + tb, dmax = (1.0f - o.reach_margin) * reach;
+    const float kmin = acosf((dmax * dmax - ta * ta - tb * tb) / (2 * ta * tb));
+    float last_d = 0.0f, last_depth = 0.0f;
+    int on_ground = 0, soft = 0;
+    for (int frame = 0; frame <= 300; ++frame) {
+        float depth = 0.001f * (float)frame;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.1f);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                sc.s.contact_y[p][f] = f == 0 ? -depth : 0.0f;
+                sc.s.contact_nx[p][f] = sc.s.contact_nz[p][f] = 0.0f;
+                sc.s.contact_ny[p][f] = 1.0f;
+            }
+        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(sc.s.pelvis_drop[0], 0.0f);
+        cik_vec3 hip = t_v3(sc.s.pelvis_x[0] + sc.legs[0].hip.x, sc.s.pelvis_y[0] + sc.legs[0].hip.y,
+                            sc.s.pelvis_z[0] + sc.legs[0].hip.z);
+        float d = (float)t_dist(t_v3(sc.s.ankle_x[0], sc.s.ankle_y[0], sc.s.ankle_z[0]), hip);
+        cr_assert_leq(d, dmax + o.solver.threshold, "frame %d: hip to ankle %g, beyond %g", frame, d, dmax);
+        if (frame > 0)
+            cr_assert_leq(d - last_d, (depth - last_depth) + 2 * o.solver.threshold,
+                          "frame %d: the leg stretched %g m with the ground 1 mm lower", frame, d - last_d);
+        cik_quat knee = {sc.s.solved_x[1][0], sc.s.solved_y[1][0], sc.s.solved_z[1][0], sc.s.solved_w[1][0]};
+        float k = (float)t_angle_about(knee, t_v3(1, 0, 0));
+        cr_assert_geq(k, kmin - 2e-3f, "frame %d: the knee at %g rad, straighter than %g", frame, k, kmin);
+        float lowest = 1e30f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) lowest = fminf(lowest, sc.s.point_y[p][0] + depth);
+        if (lowest < 5e-4f) ++on_ground;
+        if (depth > 0.25f) {
+            /* far beyond reach: the foot hangs above the ground */
+            cr_assert_gt(lowest, 0.05f, "frame %d: the foot is %g m above a ground out of reach", frame, lowest);
+            ++soft;
+        }
+        last_d = d;
+        last_depth = depth;
+    }
+    /* the first centimetres are within reach: on the ground */
+    cr_assert_geq(on_ground, 20, "the foot stood on the ground %d frames", on_ground);
+    cr_assert_gt(soft, 0);
+    cik_foot_crowd_destroy(sc.crowd);
+}
