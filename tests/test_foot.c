@@ -1510,6 +1510,33 @@ Test(foot, sane_legs_after_overflowing_ones_give_finite_frames, .disabled = true
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* Locking turned off (options.lock 0) holds no foot: a lock made while it
+ * was on is released by the first frame with it off. Disabled: the option
+ * only stops new locks; a foot locked before stays locked and held. */
+Test(foot, lock_off_releases_a_held_foot, .disabled = true)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 8; ++frame) {
+        o.lock = frame < 4;
+        /* a slow slide: planted throughout */
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.005f * (float)frame);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d", frame, f);
+            cr_assert_eq(sc.s.locked[f], o.lock ? 1.0f : 0.0f, "frame %d foot %d: locked %g with lock %d", frame, f,
+                         sc.s.locked[f], o.lock);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* A swing leg (the caller's weight 0) on flat ground, its foot well above
  * it, the other foot planted on the ground: the swing leg keeps the
  * animation's rotations, and the pelvis stays. */
