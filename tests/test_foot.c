@@ -1106,8 +1106,10 @@ static cik_vec3 solved_point(const scene *sc, int f, int p)
 }
 
 /* A foot slid by its animation 1 cm a frame (0.6 m/s at 60 Hz: under a
- * plant speed of 1 m/s, so planted): the lock holds its pivot still (under
- * 0.5 mm a frame) until the animation is lock_radius away; then it
+ * plant speed of 1 m/s, so planted; on the first frame, which has no
+ * speed, planted because it stands on the animation's floor): the lock
+ * holds its pivot still (under 0.5 mm a frame) until the animation is
+ * lock_radius away; then it
  * releases and the foot goes back to the animation over unlock_time with no
  * pop. The bound on a frame's step during that blend: the solved pivot is
  * the animated one plus the offset o it had at the release times
@@ -1138,8 +1140,7 @@ T_BACKEND_TEST(foot, lock_holds_a_drifting_foot_and_releases_without_a_pop)
         for (int side = 0; side < 2; ++side) pose_leg(&sc, side, dy, dz[side]);
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
         for (int f = 0; f < 2; ++f) {
-            cr_assert_eq(sc.s.planted[f], frame > 0 ? 1.0f : 0.0f, "frame %d foot %d: planted %g", frame, f,
-                         sc.s.planted[f]);
+            cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d: planted %g", frame, f, sc.s.planted[f]);
             int pv = (int)sc.s.pivot[f];
             cr_assert(pv >= 0 && pv < CIK_FOOT_POINTS);
             cik_vec3 p = solved_point(&sc, f, pv);
@@ -1170,10 +1171,10 @@ T_BACKEND_TEST(foot, lock_holds_a_drifting_foot_and_releases_without_a_pop)
     cr_log_info("%s: locked step %.3f mm, blend step %.3f mm (bound %.3f mm)", cik_backend_name(be),
                 1e3 * worst_locked, 1e3 * worst_blend, 1e3 * bound);
     for (int f = 0; f < 2; ++f) {
-        /* locked from the first planted frame until the animation is
-         * lock_radius (12 cm, 12 frames' slide) off the anchor */
+        /* locked from the first frame until the animation is lock_radius
+         * (12 cm, 12 frames' slide) off the anchor */
         cr_assert_geq(locked_frames[f], 12, "foot %d locked for %d frames", f, locked_frames[f]);
-        cr_assert(released[f] >= 13 && released[f] <= 15, "foot %d released at frame %d", f, released[f]);
+        cr_assert(released[f] >= 12 && released[f] <= 14, "foot %d released at frame %d", f, released[f]);
         /* a new lock once the blend is over (unlock_time, 12 frames) */
         cr_assert(relocked[f] > released[f] + 10 && relocked[f] <= released[f] + 14, "foot %d relocked at %d",
                   f, relocked[f]);
@@ -1228,7 +1229,9 @@ static float floor25(float x, float z)
  * which the animated foot is slower than 0.5 m/s is planted, no frame in
  * which it is faster than release_speed is; the weight is the smoothstep
  * of a ramp that rises dt / ease_in_time a planted frame and falls
- * dt / ease_out_time an unplanted one; planted feet stand on the floor.
+ * dt / ease_out_time an unplanted one (the first frame, with no speed,
+ * plants at full weight the feet that stand on the animation's floor);
+ * planted feet stand on the floor.
  * Every backend gives the reference's contacts and, within 0.1 mm, its
  * points. */
 T_BACKEND_TEST(foot, contacts_from_a_gait_over_a_raised_floor)
@@ -1264,7 +1267,16 @@ T_BACKEND_TEST(foot, contacts_from_a_gait_over_a_raised_floor)
             /* the weight's easing, as the options say */
             float step_in = o.ease_in_time > o.dt ? o.dt / o.ease_in_time : 1.0f;
             float step_out = o.ease_out_time > o.dt ? o.dt / o.ease_out_time : 1.0f;
-            ease[f] = sc.s.planted[f] > 0.0f ? fminf(ease[f] + step_in, 1.0f) : fmaxf(ease[f] - step_out, 0.0f);
+            if (frame == 0) {
+                /* the first frame: the stance foot on the floor, the swing
+                 * foot (8 cm up at most) above it */
+                float lift, z;
+                gait_foot(0.0f, f, &lift, &z);
+                cr_assert_eq(sc.s.planted[f], lift < 0.05f ? 1.0f : 0.0f, "first frame, foot %d (lift %g)", f, lift);
+                ease[f] = sc.s.planted[f];
+            } else {
+                ease[f] = sc.s.planted[f] > 0.0f ? fminf(ease[f] + step_in, 1.0f) : fmaxf(ease[f] - step_out, 0.0f);
+            }
             float w = ease[f] * ease[f] * (3.0f - 2.0f * ease[f]);
             cr_assert_float_eq(sc.s.weight[f], w, 1e-6f, "frame %d foot %d: weight %g, the easing %g", frame, f,
                                sc.s.weight[f], w);
@@ -1406,6 +1418,125 @@ Test(foot, no_point_below_a_slope_steeper_than_the_ankle_follows, .disabled = tr
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* A pelvis smoothing time far below a frame (a denormal is >= 0, so valid)
+ * is no smoothing: the drop the legs need at once, finite. Disabled: the
+ * spring takes 1 / time, which overflows to infinity, and the second frame
+ * gives a NaN drop (found by fuzz_foot). */
+Test(foot, pelvis_smooth_time_far_below_a_frame_is_at_once, .disabled = true)
+{
+    scene sc, ref;
+    scene_init(&sc, 1);
+    scene_init(&ref, 1);
+    fill(hole);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options(), at_once = o;
+    o.pelvis_smooth_time = 1e-39f;
+    at_once.pelvis_smooth_time = 0.0f;
+    float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
+    for (int frame = 0; frame < 3; ++frame) {
+        set_pose(&sc, 0, 0, 0.9f, 0, 0, hfl, k, w);
+        set_pose(&ref, 0, 0, 0.9f, 0, 0, hfl, k, w);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_frame(ref.crowd, &hf, &at_once), CIK_OK);
+        cr_assert(isfinite(sc.s.pelvis_drop[0]), "frame %d: drop %g", frame, sc.s.pelvis_drop[0]);
+        cr_assert_float_eq(sc.s.pelvis_drop[0], ref.s.pelvis_drop[0], 1e-6f, "frame %d", frame);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    cik_foot_crowd_destroy(ref.crowd);
+}
+
+/* A character whose input is bad for one frame (a NaN pelvis: its legs
+ * skipped) comes back with its next valid frame: finite targets, ankles and
+ * points, its feet planted again, the other character never touched. */
+T_BACKEND_TEST(foot, a_bad_frame_of_input_does_not_poison_the_next)
+{
+    scene sc;
+    scene_init_feet(&sc, 2);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 12; ++frame) {
+        for (int c = 0; c < 2; ++c) {
+            set_pelvis(&sc, c, 1.5f * (float)c, 0.06f + 0.05f - dy, 0.0f);
+            pose_leg(&sc, 2 * c, dy, 0.1f);
+            pose_leg(&sc, 2 * c + 1, dy, 0.0f);
+        }
+        if (frame == 3) sc.s.pelvis_y[0] = NAN;
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        if (frame == 3) continue;
+        for (int f = 0; f < 4; ++f) {
+            float v[] = {sc.s.target_x[f], sc.s.target_y[f], sc.s.target_z[f], sc.s.ankle_x[f], sc.s.ankle_y[f],
+                         sc.s.ankle_z[f], sc.s.point_y[0][f], sc.s.point_y[2][f], sc.s.weight[f]};
+            for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k)
+                cr_assert(isfinite(v[k]), "%s, frame %d foot %d: output %zu is %g", cik_backend_name(be), frame, f, k,
+                          v[k]);
+            if (frame >= 8) cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d not planted again", frame, f);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* Legs that are accepted but overflow the frame (an ankle 1e38 above its
+ * sole: finite, >= 0) give NaNs, which is theirs to give; once the
+ * character has sane legs again its frames are finite. Disabled: the NaN
+ * stays in the foot's carried lock state (the anchor), so the target stays
+ * NaN on every later frame (found by fuzz_foot; a NaN pelvis for a frame,
+ * by contrast, is forgotten: a_bad_frame_of_input_does_not_poison_the_next). */
+Test(foot, sane_legs_after_overflowing_ones_give_finite_frames, .disabled = true)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_leg huge[2];
+    make_legs_with_feet(huge);
+    huge[0].ankle_height = 1e38f;
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) huge[0].point[p] = t_v3(0, 0, 0); /* ankle_height below the ankle */
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 8; ++frame) {
+        if (frame == 1) cr_assert_eq(cik_foot_crowd_set_legs(sc.crowd, 0, huge), CIK_OK);
+        if (frame == 2) cr_assert_eq(cik_foot_crowd_set_legs(sc.crowd, 0, sc.legs), CIK_OK);
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, NULL), CIK_OK);
+        if (frame == 1) continue;
+        for (int f = 0; f < 2; ++f)
+            cr_assert(isfinite(sc.s.target_x[f]) && isfinite(sc.s.ankle_y[f]),
+                      "frame %d foot %d: target x %g, ankle y %g", frame, f, sc.s.target_x[f], sc.s.ankle_y[f]);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* Locking turned off (options.lock 0) holds no foot: a lock made while it
+ * was on is released by the first frame with it off. Disabled: the option
+ * only stops new locks; a foot locked before stays locked and held. */
+Test(foot, lock_off_releases_a_held_foot, .disabled = true)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 8; ++frame) {
+        o.lock = frame < 4;
+        /* a slow slide: planted throughout */
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.005f * (float)frame);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d", frame, f);
+            cr_assert_eq(sc.s.locked[f], o.lock ? 1.0f : 0.0f, "frame %d foot %d: locked %g with lock %d", frame, f,
+                         sc.s.locked[f], o.lock);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* A swing leg (the caller's weight 0) on flat ground, its foot well above
  * it, the other foot planted on the ground: the swing leg keeps the
  * animation's rotations, and the pelvis stays. */
@@ -1440,5 +1571,112 @@ T_BACKEND_TEST(foot, swing_leg_at_weight_0_keeps_the_animation)
         cr_assert_float_eq(sc.s.ankle_y[1], sc.s.anim_ankle_y[1], 1e-5f);
         cr_assert_float_eq(sc.s.ankle_z[1], sc.s.anim_ankle_z[1], 1e-5f);
     }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* limit_tolerance: an animated knee a little past its hinge's stop (mocap
+ * sits slightly off a hinge) is kept as it is on a swing leg; past the
+ * tolerance it is clamped into the limit, and with no tolerance the small
+ * excess is clamped too. The knee's hinge is [0, 2.6]; the swing foot
+ * follows its animation (weight 0), the other stands on the ground. */
+T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
+{
+    fill(flat0);
+    cik_heightfield hf = grid();
+    const float knees[3] = {-0.03f, -0.03f, -0.2f}, tolerance[3] = {0.1f, 0.0f, 0.1f};
+    for (int k = 0; k < 3; ++k) {
+        scene sc;
+        scene_init_feet(&sc, 1);
+        cik_foot_options o = cik_foot_default_options();
+        o.solver.backend = be;
+        o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+        o.limit_tolerance = tolerance[k];
+        const float dy = -0.78f;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        /* the right leg swings forward, its knee hyperextended by knees[k]
+         * (about +X: the hinge's axis), the foot well off the ground */
+        cik_quat q[3] = {ax(-0.6f, 1, 0, 0), ax(knees[k], 1, 0, 0), ax(0.6f - knees[k], 1, 0, 0)};
+        for (int j = 0; j < 3; ++j) {
+            sc.s.pose_x[j][1] = q[j].x;
+            sc.s.pose_y[j][1] = q[j].y;
+            sc.s.pose_z[j][1] = q[j].z;
+            sc.s.pose_w[j][1] = q[j].w;
+        }
+        sc.s.weight[0] = 1.0f;
+        sc.s.weight[1] = 0.0f;
+        for (int frame = 0; frame < 3; ++frame) cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cik_quat knee = {sc.s.solved_x[1][1], sc.s.solved_y[1][1], sc.s.solved_z[1][1], sc.s.solved_w[1][1]};
+        float angle = (float)t_angle_about(knee, t_v3(1, 0, 0));
+        float excess = cik_limit_excess(&sc.legs[1].limit[1], knee);
+        if (-knees[k] < tolerance[k])
+            cr_assert_float_eq(angle, knees[k], 1e-5f, "case %d: the knee at %g, the animation's %g", k, angle,
+                               knees[k]);
+        else
+            cr_assert_lt(excess, 1e-4f, "case %d: the knee %g rad past its limit (at %g)", k, excess, angle);
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+}
+
+/* The soft approach to full extension: the ground under one planted foot
+ * sinks 1 mm a frame to 30 cm and the pelvis may not come down
+ * (max_pelvis_drop 0). Where the ground is within reach the foot stands on
+ * it; beyond, the leg straightens gradually: the hip-ankle distance never
+ * grows faster than the ground sinks (the soft curve's slope is at most 1)
+ * and never passes (1 - reach_margin) of the reach, so the knee never
+ * straightens past the angle that distance leaves it. */
+T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    o.max_pelvis_drop = 0.0f;
+    const float dy = -0.78f, ta = 0.45f, tb = 0.42f, reach = ta + tb, dmax = (1.0f - o.reach_margin) * reach;
+    const float kmin = acosf((dmax * dmax - ta * ta - tb * tb) / (2 * ta * tb));
+    float last_d = 0.0f, last_depth = 0.0f;
+    int on_ground = 0, soft = 0;
+    for (int frame = 0; frame <= 300; ++frame) {
+        float depth = 0.001f * (float)frame;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.1f);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                sc.s.contact_y[p][f] = f == 0 ? -depth : 0.0f;
+                sc.s.contact_nx[p][f] = sc.s.contact_nz[p][f] = 0.0f;
+                sc.s.contact_ny[p][f] = 1.0f;
+            }
+        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(sc.s.pelvis_drop[0], 0.0f);
+        cik_vec3 hip = t_v3(sc.s.pelvis_x[0] + sc.legs[0].hip.x, sc.s.pelvis_y[0] + sc.legs[0].hip.y,
+                            sc.s.pelvis_z[0] + sc.legs[0].hip.z);
+        float d = (float)t_dist(t_v3(sc.s.ankle_x[0], sc.s.ankle_y[0], sc.s.ankle_z[0]), hip);
+        cr_assert_leq(d, dmax + o.solver.threshold, "frame %d: hip to ankle %g, beyond %g", frame, d, dmax);
+        if (frame > 0)
+            cr_assert_leq(d - last_d, (depth - last_depth) + 2 * o.solver.threshold,
+                          "frame %d: the leg stretched %g m with the ground 1 mm lower", frame, d - last_d);
+        cik_quat knee = {sc.s.solved_x[1][0], sc.s.solved_y[1][0], sc.s.solved_z[1][0], sc.s.solved_w[1][0]};
+        float k = (float)t_angle_about(knee, t_v3(1, 0, 0));
+        cr_assert_geq(k, kmin - 2e-3f, "frame %d: the knee at %g rad, straighter than %g", frame, k, kmin);
+        float lowest = 1e30f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) lowest = fminf(lowest, sc.s.point_y[p][0] + depth);
+        if (lowest < 5e-4f) ++on_ground;
+        if (depth > 0.25f) {
+            /* far beyond reach: the foot hangs above the ground */
+            cr_assert_gt(lowest, 0.05f, "frame %d: the foot is %g m above a ground out of reach", frame, lowest);
+            ++soft;
+        }
+        last_d = d;
+        last_depth = depth;
+    }
+    /* the first centimetres are within reach: on the ground */
+    cr_assert_geq(on_ground, 20, "the foot stood on the ground %d frames", on_ground);
+    cr_assert_gt(soft, 0);
     cik_foot_crowd_destroy(sc.crowd);
 }

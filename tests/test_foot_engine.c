@@ -428,7 +428,11 @@ T_BACKEND_TEST(foot_engine, probe_takes_its_own_backend)
     other.solver.backend = be == CIK_BACKEND_REFERENCE ? CIK_BACKEND_AUTO : CIK_BACKEND_REFERENCE;
     other.solver.threads = 1;
     mine.solver.backend = be;
+    /* the same place on both (a place counts as a frame: the contacts
+     * after it are a second frame's), on another backend and thread count
+     * for a */
     cr_assert_eq(cik_foot_crowd_place(a.crowd, &other), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_place(b.crowd, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_probe(a.crowd, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_ground_heightfield(a.crowd, &hf, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_probe(b.crowd, &mine), CIK_OK);
