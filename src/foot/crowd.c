@@ -413,6 +413,9 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* Below this many feet the stages run on the calling thread (a parallel
  * region costs more than the work). */
 #define PARALLEL_MIN_FEET 2048
+/* Settling rounds after align (raise, solve, align): the second catches
+ * the shin's change after the first raise. */
+#define SETTLE_ROUNDS 2
 /* Characters per block of the staged passes. */
 #define BLOCK 128
 /* Ranges (the threads' chunks, the caller's ranges) start and end at
@@ -638,11 +641,12 @@ static void run_part(const frame_plan *fp, int c0, int c1)
              * is raised by that much and its leg solved and aligned once
              * more (the block's other legs are converged: the solve only
              * checks them) */
-            RUN(k, settle, &job, f0, f1);
-            int any = 0;
-            const float *moved = job.s[SCRATCH_NEED];
-            for (int f = 0; f < f1 - f0 && !any; ++f) any = moved[f] != 0.0f;
-            if (any) {
+            for (int round = 0; round < SETTLE_ROUNDS; ++round) {
+                RUN(k, settle, &job, f0, f1);
+                int any = 0;
+                const float *moved = job.s[SCRATCH_NEED];
+                for (int f = 0; f < f1 - f0 && !any; ++f) any = moved[f] != 0.0f;
+                if (!any) break;
                 cik__solve_range(&fp->solve, f0, f1);
                 RUN(k, align, &job, f0, f1);
             }
@@ -718,10 +722,10 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     fp->threads = opt->solver.threads;
     fp->cr = cr;
     fp->k = kernel_for(opt->solver.backend);
-    if (stages & (DO_PROBE | DO_PLACE)) {
-        fp->pa = frame_prepare(cr, opt, dt);
-        fp->has_pa = 1;
-    }
+    /* every stage's job fields (the align stage's settling reads the
+     * threshold), whichever stages run */
+    fp->pa = frame_prepare(cr, opt, dt);
+    fp->has_pa = 1;
     return CIK_OK;
 }
 
