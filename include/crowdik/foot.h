@@ -229,7 +229,8 @@ typedef struct cik_foot_options {
     float lock_radius, unlock_time;
     /** Animated rotations outside a joint's limit by less than this angle
      *  (>= 0, radians) are kept as they are, not clamped: motion capture
-     *  sits slightly off a hinge. Default 0.05. */
+     *  sits slightly off a hinge. 0: every rotation through the clamp (a
+     *  kept one comes back with w >= 0). Default 0.05. */
     float limit_tolerance;
 } cik_foot_options;
 

@@ -416,6 +416,10 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* Settling rounds after align (raise, solve, align): the second catches
  * the shin's change after the first raise. */
 #define SETTLE_ROUNDS 2
+/* Feet re-solved together by a settling round: 2 * ALIGN_CHARS, so a
+ * chunk never straddles a range bound. */
+#define SETTLE_FEET 64
+typedef char settle_chunks_whole_ranges[SETTLE_FEET == 2 * 32 ? 1 : -1];
 /* Characters per block of the staged passes. */
 #define BLOCK 128
 /* Ranges (the threads' chunks, the caller's ranges) start and end at
@@ -512,7 +516,8 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;
-    j->tol_cos = cosf(0.5f * opt->limit_tolerance);
+    /* tolerance 0: every limited rotation clamped (|dot| is never below 2) */
+    j->tol_cos = opt->limit_tolerance > 0.0f ? cosf(0.5f * opt->limit_tolerance) : 2.0f;
     return a;
 }
 
@@ -643,12 +648,20 @@ static void run_part(const frame_plan *fp, int c0, int c1)
              * checks them) */
             for (int round = 0; round < SETTLE_ROUNDS; ++round) {
                 RUN(k, settle, &job, f0, f1);
+                /* per chunk of SETTLE_FEET (whole vectors, at multiples of
+                 * it from foot 0: the same chunks whatever the range
+                 * split, so the bits are too) with a raised foot */
+                const float *moved = job.s[SCRATCH_NEED] - job.s0;
                 int any = 0;
-                const float *moved = job.s[SCRATCH_NEED];
-                for (int f = 0; f < f1 - f0 && !any; ++f) any = moved[f] != 0.0f;
+                for (int c = f0; c < f1; c += SETTLE_FEET) {
+                    int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
+                    for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f;
+                    if (!hit) continue;
+                    any = 1;
+                    cik__solve_range(&fp->solve, c, ce);
+                    RUN(k, align, &job, c, ce);
+                }
                 if (!any) break;
-                cik__solve_range(&fp->solve, f0, f1);
-                RUN(k, align, &job, f0, f1);
             }
         }
     }
