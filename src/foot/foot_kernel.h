@@ -704,7 +704,7 @@ static void k_align(const cik__foot_job *job, int begin, int end)
 }
 
 /* Stage 5, the settling check after align: a weighted foot with a point
- * below its ground (the ankle's limit kept the sole from following a slope
+ * more than 1 mm (settle_depth) below its ground (the ankle's limit kept the sole from following a slope
  * or a bend of the shin) has its target raised by that much, for one more
  * solve and align of the block; returns through SCRATCH_NEED whether any
  * foot of the pass moved (1) or not (0), per lane. */
@@ -713,7 +713,7 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
-    const vf z = v_set1(0.0f), eps = v_set1(job->threshold);
+    const vf z = v_set1(0.0f), eps = v_set1(job->settle_depth);
     for (int i = begin; i < end; i += CIK_LANES) {
         vf pen = v_set1(-1e30f);
         for (int k = 0; k < 3; ++k) pen = v_max(pen, v_sub(ld(cF, FOOT_CY + k, i), ld(cF, FOOT_PTY + k, i)));
