@@ -416,10 +416,12 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* Settling rounds after align (raise, solve, align): the second catches
  * the shin's change after the first raise. */
 #define SETTLE_ROUNDS 2
-/* Feet re-solved together by a settling round: 2 * ALIGN_CHARS, so a
- * chunk never straddles a range bound. */
-#define SETTLE_FEET 64
-typedef char settle_chunks_whole_ranges[SETTLE_FEET == 2 * 32 ? 1 : -1];
+/* Feet re-solved together by a settling round: one step of the widest
+ * foot kernel (16 AVX-512 lanes, two interleaved), at multiples of it from
+ * foot 0, so a chunk never straddles a range bound and is the same chunk
+ * whatever the split. */
+#define SETTLE_FEET 32
+typedef char settle_chunks_whole_vectors[64 % SETTLE_FEET == 0 && SETTLE_FEET % 32 == 0 ? 1 : -1];
 /* Characters per block of the staged passes. */
 #define BLOCK 128
 /* Ranges (the threads' chunks, the caller's ranges) start and end at
@@ -513,7 +515,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->unlock_time = opt->unlock_time;
     j->first_plant = 0.05f * u;
     j->lift_contact = 0.005f * u;
-    j->settle_depth = 0.001f * u;
+    j->settle_depth = 0.0025f * u;
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;

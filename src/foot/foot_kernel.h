@@ -516,15 +516,13 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * the pelvis drop is known) and its resting height */
         v3_st(F, FOOT_TX, i, v3_of(tx, rest, tz));
         sst(job, SCRATCH_REST, i, rest);
-        /* the heel lift's axis point: the toe tip where it rests on its
-         * ground (within 5 mm), else none (a lift about a point in the air,
-         * or about the heel, would put the rest of the foot below the
-         * ground) */
-        vf toe_y = v_add(rest, d[CIK_FOOT_TOE].y);
-        vm toe_down = v_lt(v_sub(toe_y, g[CIK_FOOT_TOE]), v_set1(job->lift_contact));
-        sst(job, SCRATCH_PVX, i, v_add(tx, d[CIK_FOOT_TOE].x));
-        sst(job, SCRATCH_PVY, i, v_sel(toe_down, toe_y, v_set1(NAN)));
-        sst(job, SCRATCH_PVZ, i, v_add(tz, d[CIK_FOOT_TOE].z));
+        /* the toe tip's offset from the ankle, for the heel lift: it turns
+         * the foot about the toe tip where that rests on its ground (within
+         * 5 mm), else not at all (a lift about a point in the air, or about
+         * the heel, would put the rest of the foot below the ground) */
+        sst(job, SCRATCH_PVX, i, d[CIK_FOOT_TOE].x);
+        sst(job, SCRATCH_PVY, i, d[CIK_FOOT_TOE].y);
+        sst(job, SCRATCH_PVZ, i, d[CIK_FOOT_TOE].z);
         /* pelvis: the drop that keeps the animation's hip-ankle extension */
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 hip_off = q_rotate(r, kv3(K, LEG_HIPX, i));
@@ -605,9 +603,9 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         /* heel lift before the soft reach: a planted foot too far from the
          * hip turns about its toe tip (which stays on the ground) so that
          * the ankle comes up toward the hip, by at most LIFT_MAX */
-        vm lift = w_and(far, w_and(v_gt(w, z), v_eq(sld(job, SCRATCH_PVY, i), sld(job, SCRATCH_PVY, i))));
+        v3 pv = v3_add(t, v3_sld(job, SCRATCH_PVX, i)); /* the toe tip of the target's foot */
+        vm lift = w_and(far, w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact))));
         if (w_any(lift)) {
-            v3 pv = v3_sld(job, SCRATCH_PVX, i);
             v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
             vf r2 = v3_dot(u, u), r = v_sqrt(r2);
             u = v3_scale(u, v_rsqrt(v_max(r2, v_set1(K_TINY))));
@@ -704,7 +702,7 @@ static void k_align(const cik__foot_job *job, int begin, int end)
 }
 
 /* Stage 5, the settling check after align: a weighted foot with a point
- * more than 1 mm (settle_depth) below its ground (the ankle's limit kept the sole from following a slope
+ * more than 2.5 mm (settle_depth) below its ground (the ankle's limit kept the sole from following a slope
  * or a bend of the shin) has its target raised by that much, for one more
  * solve and align of the block; returns through SCRATCH_NEED whether any
  * foot of the pass moved (1) or not (0), per lane. */
