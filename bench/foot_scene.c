@@ -16,9 +16,10 @@
 #define STANCE 0.6f      /* stance fraction of the cycle */
 #define DT (1.0f / 60.0f)
 
-/* Floats per bank frame: pelvis x y z qx qy qz qw per character, then per
- * foot 12 pose floats (x[3] y[3] z[3] w[3]) and the weight. */
-#define C_FLOATS 7
+/* Floats per bank frame: pelvis x y z qx qy qz qw and the floor's height
+ * per character, then per foot 12 pose floats (x[3] y[3] z[3] w[3]) and
+ * the weight. */
+#define C_FLOATS 8
 #define F_FLOATS 13
 
 static float terrain(float x, float z)
@@ -97,6 +98,7 @@ static void walk(const foot_scene *sc, const walker *w, int c, float t, float *d
     dst[4 * C + c] = sinf(0.5f * w->heading);
     dst[5 * C + c] = 0.0f;
     dst[6 * C + c] = cosf(0.5f * w->heading);
+    dst[7 * C + c] = terrain(px, pz); /* the controller's ground: the animation's floor */
     float *fdst = dst + C_FLOATS * C;
     for (int side = 0; side < 2; ++side) {
         int f = 2 * c + side;
@@ -149,6 +151,14 @@ int foot_scene_create(int characters, int frames, uint64_t seed, foot_scene *out
         w[c].size = wl_uniform(&rng, 0.9f, 1.1f);
         w[c].phase = wl_uniform(&rng, 0.0f, WALK_PERIOD);
         legs_adult(w[c].size, &out->legs[2 * c]);
+        /* the procedural rig's heel, ball and toe (docs/foot.md) */
+        for (int side = 0; side < 2; ++side) {
+            cik_foot_leg *l = &out->legs[2 * c + side];
+            const float sz = w[c].size;
+            l->point[CIK_FOOT_HEEL] = (cik_vec3){0.0f, -0.06f * sz, -0.05f * sz};
+            l->point[CIK_FOOT_BALL] = (cik_vec3){0.0f, -0.06f * sz, 0.10f * sz};
+            l->point[CIK_FOOT_TOE] = (cik_vec3){0.0f, -0.06f * sz, 0.14f * sz};
+        }
     }
     for (int k = 0; k < frames; ++k)
         for (int c = 0; c < characters; ++c) walk(out, &w[c], c, (float)k * DT, out->bank + per_frame * (size_t)k);
@@ -179,8 +189,8 @@ void foot_scene_write(const foot_scene *sc, int frame, const cik_foot_streams *s
 {
     const size_t C = (size_t)sc->characters, F = 2 * C;
     const float *src = sc->bank + (C_FLOATS * C + F_FLOATS * F) * (size_t)(frame % sc->frames);
-    float *const cdst[C_FLOATS] = {s->pelvis_x,  s->pelvis_y,  s->pelvis_z, s->pelvis_qx,
-                                   s->pelvis_qy, s->pelvis_qz, s->pelvis_qw};
+    float *const cdst[C_FLOATS] = {s->pelvis_x,  s->pelvis_y,  s->pelvis_z,  s->pelvis_qx,
+                                   s->pelvis_qy, s->pelvis_qz, s->pelvis_qw, s->floor_y};
     for (int i = 0; i < C_FLOATS; ++i) memcpy(cdst[i], src + (size_t)i * C, sizeof(float) * C);
     src += C_FLOATS * C;
     for (int j = 0; j < 3; ++j) {

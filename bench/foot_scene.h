@@ -10,7 +10,10 @@
  * support/legs.h) scaled by 0.9..1.1, on a jittered 1.5 m grid, each with
  * its own heading and walk phase. The animation: a 1 s walk cycle (60 %
  * stance), analytic two-bone legs in the sagittal plane, pelvis at the
- * ground height under it (a character controller without smoothing).
+ * ground height under it (a character controller without smoothing), the
+ * animation's floor that ground; the feet have the procedural rig's heel,
+ * ball and toe. The contacts are the pipeline's own (from the animation);
+ * the bank's weights serve CIK_FOOT_CONTACTS_WEIGHTS.
  */
 #ifndef CROWDIK_BENCH_FOOT_SCENE_H
 #define CROWDIK_BENCH_FOOT_SCENE_H
@@ -25,7 +28,7 @@ typedef struct foot_scene {
     cik_heightfield ground;
     float *heights;        /* owned by the scene */
     cik_foot_leg *legs;    /* 2 per character */
-    float *bank;           /* frames x (7 per character + 13 per foot) floats */
+    float *bank;           /* frames x (8 per character + 13 per foot) floats */
 } foot_scene;
 
 /* Builds a scene (0 on success, -1 out of memory). */
@@ -36,7 +39,7 @@ void foot_scene_free(foot_scene *sc);
 cik_status foot_scene_crowd(const foot_scene *sc, cik_foot_crowd **out);
 
 /* Writes bank frame `frame % frames` into the crowd's input streams:
- * pelvis position and rotation, pose rotations, weights. */
+ * pelvis position and rotation, the floor, pose rotations, weights. */
 void foot_scene_write(const foot_scene *sc, int frame, const cik_foot_streams *s);
 
 #endif

@@ -45,6 +45,10 @@ static void make_legs(cik_foot_leg legs[2])
         l->limit[2] = swing_twist(0.35f, 0.7f);
         l->sole_normal = (cik_vec3){0.0f, 1.0f, 0.0f};
         l->ankle_height = 0.06f;
+        /* heel, ball and toe on the sole, in the ankle frame */
+        l->point[CIK_FOOT_HEEL] = (cik_vec3){0.0f, -0.06f, -0.05f};
+        l->point[CIK_FOOT_BALL] = (cik_vec3){0.0f, -0.06f, 0.10f};
+        l->point[CIK_FOOT_TOE] = (cik_vec3){0.0f, -0.06f, 0.14f};
     }
 }
 
@@ -117,6 +121,9 @@ int main(int argc, char **argv)
     }
     cik_heightfield ground = make_ground();
     cik_foot_options options = cik_foot_default_options();
+    /* the animation says which feet stand (the weights animate() writes);
+     * without this line the pipeline finds the contacts from the motion */
+    options.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
     /* Jobs of 64 characters: range bounds must be multiples of
      * CIK_FOOT_RANGE_ALIGNMENT (the last range may end at the crowd's end). */
     const int grain = 2 * CIK_FOOT_RANGE_ALIGNMENT;
@@ -145,7 +152,10 @@ int main(int argc, char **argv)
         for (int j = 0; j < 3; ++j)
             same = same && memcmp(a.solved_x[j], b.solved_x[j], bytes) == 0 &&
                    memcmp(a.solved_w[j], b.solved_w[j], bytes) == 0;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+            same = same && memcmp(a.point_y[p], b.point_y[p], bytes) == 0;
         same = same && memcmp(a.ankle_y, b.ankle_y, bytes) == 0 && memcmp(a.foot_qw, b.foot_qw, bytes) == 0 &&
+               memcmp(a.locked, b.locked, bytes) == 0 &&
                memcmp(a.pelvis_drop, b.pelvis_drop, sizeof(float) * (size_t)a.character_count) == 0;
     }
     cik_foot_streams s;

@@ -260,8 +260,11 @@ Test(foot, flat_ground_leaves_a_fitting_pose_unchanged)
             in[f][j][2] = sc.s.pose_z[j][f];
             in[f][j][3] = sc.s.pose_w[j][f];
         }
+    /* the weights above are the contacts: the caller's */
+    cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
     for (int frame = 0; frame < 3; ++frame) {
-        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, NULL), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
         for (int c = 0; c < 6; ++c) cr_assert_float_eq(sc.s.pelvis_drop[c], 0.0f, 1e-7f);
         for (int f = 0; f < 12; ++f) {
             for (int j = 0; j < 3; ++j) {
@@ -272,6 +275,10 @@ Test(foot, flat_ground_leaves_a_fitting_pose_unchanged)
             cr_assert_float_eq(sc.s.ankle_y[f], sc.s.anim_ankle_y[f], 1e-5f);
             cr_assert_float_eq(sc.s.ankle_x[f], sc.s.anim_ankle_x[f], 1e-5f);
             cr_assert_float_eq(sc.s.ankle_z[f], sc.s.anim_ankle_z[f], 1e-5f);
+            /* planted where the weight is 1, locked there, and the lock is
+             * where the animation has the foot */
+            cr_assert_eq(sc.s.planted[f], sc.s.weight[f], "foot %d", f);
+            cr_assert_eq(sc.s.locked[f], sc.s.weight[f], "foot %d", f);
         }
     }
     cik_foot_crowd_destroy(sc.crowd);
@@ -343,6 +350,11 @@ static float hole(float x, float z)
     return -0.15f;
 }
 
+/* The pelvis drop: on a first frame (or after a reset) all of the drop the
+ * legs need to keep the animation's hip-ankle distance; later a critically
+ * damped spring of time constant T = pelvis_smooth_time follows the need:
+ * from rest at x0 toward a new need n, x(t) = n + (x0 - n)(1 + t/T)e^(-t/T)
+ * (the library steps it exactly, frame by frame); clamped to the maximum. */
 Test(foot, pelvis_lowers_when_a_target_is_out_of_reach)
 {
     scene sc;
@@ -354,31 +366,53 @@ Test(foot, pelvis_lowers_when_a_target_is_out_of_reach)
     float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
     set_pose(&sc, 0, 0, 0, 0, 0, hfl, k, w);
     set_pose(&sc, 1, 3, 0, 0, 0, hfl, k, w);
-    cik_foot_crowd_probe(sc.crowd, NULL);
-    for (int c = 0; c < 2; ++c) sc.s.pelvis_y[c] += 0.06f - sc.s.anim_ankle_y[2 * c];
     cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    cik_foot_crowd_probe(sc.crowd, &o);
+    for (int c = 0; c < 2; ++c) sc.s.pelvis_y[c] += 0.06f - sc.s.anim_ankle_y[2 * c];
     cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
-    /* first frame: the drop it needs at once (15 cm less what the knee can
-     * still open up to the reach margin) */
-    cr_assert(sc.s.pelvis_drop[0] > 0.14f && sc.s.pelvis_drop[0] < 0.2f, "drop %g", sc.s.pelvis_drop[0]);
+    /* first frame: at once the drop that keeps the animated bend: the
+     * ground is 15 cm lower straight down, so 15 cm */
+    cr_assert_float_eq(sc.s.pelvis_drop[0], 0.15f, 2e-4f, "drop %g", sc.s.pelvis_drop[0]);
     for (int f = 0; f < 4; ++f) {
         float d, deg;
         sole_check(&sc, &hf, f, &d, &deg);
         cr_assert(d < 1e-3f, "foot %d %.3f mm off", f, 1e3 * d);
     }
-    float full = sc.s.pelvis_drop[0];
-    /* the ground comes back up: the pelvis rises smoothly, not at once */
+    const float full = sc.s.pelvis_drop[0], T = o.pelvis_smooth_time, dt = o.dt;
+    /* the ground comes back up: the pelvis follows the spring from rest,
+     * frame by frame, its rate never jumping */
     fill(flat0);
-    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
-    cr_assert(sc.s.pelvis_drop[0] > 0.5f * full && sc.s.pelvis_drop[0] < full, "drop %g after %g",
-              sc.s.pelvis_drop[0], full);
-    for (int i = 0; i < 60; ++i) cik_foot_crowd_frame(sc.crowd, &hf, &o);
+    float prev = full, rate = 0.0f, worst_jerk = 0.0f;
+    for (int i = 1; i <= 60; ++i) {
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        float t = (float)i * dt, want = full * (1.0f + t / T) * expf(-t / T);
+        cr_assert_float_eq(sc.s.pelvis_drop[0], want, 2e-4f, "frame %d: drop %g, the spring %g", i,
+                           sc.s.pelvis_drop[0], want);
+        float r = (sc.s.pelvis_drop[0] - prev) / dt;
+        worst_jerk = fmaxf(worst_jerk, fabsf(r - rate) * dt);
+        rate = r;
+        prev = sc.s.pelvis_drop[0];
+    }
     cr_assert(sc.s.pelvis_drop[0] < 1e-4f, "drop %g after a second", sc.s.pelvis_drop[0]);
-    /* going down again: limited to the drop speed per frame */
+    /* the rate's change per frame: at most the spring's largest, at the
+     * start, full (dt/T)^2 e^(-dt/T) ... bounded by full (dt/T)^2 */
+    cr_assert_leq(worst_jerk, full * (dt / T) * (dt / T) + 2e-4f, "rate jumps by %g per frame", worst_jerk);
+    /* going down again: the first frame moves by what the spring gives */
     fill(hole);
     cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
-    cr_assert(sc.s.pelvis_drop[0] <= o.pelvis_drop_speed * o.dt + 1e-4f, "drop %g", sc.s.pelvis_drop[0]);
+    float first = full * (1.0f - (1.0f + dt / T) * expf(-dt / T));
+    cr_assert_float_eq(sc.s.pelvis_drop[0], first, 2e-4f, "drop %g, the spring %g", sc.s.pelvis_drop[0], first);
+    /* no smoothing: at once */
+    o.pelvis_smooth_time = 0.0f;
+    fill(flat0);
+    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    cr_assert_float_eq(sc.s.pelvis_drop[0], 0.0f, 1e-6f);
+    fill(hole);
+    cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    cr_assert_float_eq(sc.s.pelvis_drop[0], full, 2e-4f);
     /* clamped to the maximum */
+    o.pelvis_smooth_time = 0.06f;
     cik_foot_crowd_reset(sc.crowd);
     o.max_pelvis_drop = 0.05f;
     cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
@@ -397,8 +431,11 @@ Test(foot, knees_never_bend_backwards)
     cik_heightfield hf = grid();
     srand(11);
     cik_foot_options o = cik_foot_default_options();
+    /* the caller's weights with and without locks, the contacts from the
+     * (random, jumping) animation */
     for (int mode = 0; mode < 3; ++mode) {
-        o.start = mode;
+        o.contacts = mode < 2 ? CIK_FOOT_CONTACTS_WEIGHTS : CIK_FOOT_CONTACTS_ANIMATION;
+        o.lock = mode != 1;
         for (int frame = 0; frame < 20; ++frame) {
             for (int c = 0; c < C; ++c) {
                 float hfl[2], k[2], w[2];
@@ -433,31 +470,38 @@ Test(foot, caller_supplied_contacts)
     scene_init(&sc, 1);
     float hfl[2] = {-0.1f, 0.1f}, k[2] = {0.3f, 0.3f}, w[2] = {1, 1};
     set_pose(&sc, 0, 0, 0.9f, 0, 0, hfl, k, w);
-    cr_assert_eq(cik_foot_crowd_probe(sc.crowd, NULL), CIK_OK);
-    /* the engine's raycasts: a 10-degree roll under the left foot, 4 cm up
+    cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+    /* the engine's raycasts under every point (the legs' points are all
+     * under the ankle): a 10-degree roll under the left foot, 4 cm up
      * under the right */
     float a = 10.0f * PI_F / 180.0f;
-    sc.s.contact_y[0] = sc.s.anim_ankle_y[0] - 0.06f - 0.02f;
-    sc.s.contact_nx[0] = -sinf(a);
-    sc.s.contact_ny[0] = cosf(a);
-    sc.s.contact_nz[0] = 0;
-    sc.s.contact_y[1] = sc.s.anim_ankle_y[1] - 0.06f + 0.04f;
-    sc.s.contact_nx[1] = 0;
-    sc.s.contact_ny[1] = 1;
-    sc.s.contact_nz[1] = 0;
-    cik_foot_options o = cik_foot_default_options();
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        sc.s.contact_y[p][0] = sc.s.anim_ankle_y[0] - 0.06f - 0.02f;
+        sc.s.contact_nx[p][0] = -sinf(a);
+        sc.s.contact_ny[p][0] = cosf(a);
+        sc.s.contact_nz[p][0] = 0;
+        sc.s.contact_y[p][1] = sc.s.anim_ankle_y[1] - 0.06f + 0.04f;
+        sc.s.contact_nx[p][1] = 0;
+        sc.s.contact_ny[p][1] = 1;
+        sc.s.contact_nz[p][1] = 0;
+    }
     cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
     cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
     cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
     for (int f = 0; f < 2; ++f) {
-        cik_vec3 n = {sc.s.contact_nx[f], sc.s.contact_ny[f], sc.s.contact_nz[f]};
-        cik_vec3 want = {sc.s.anim_ankle_x[f] + 0.06f * n.x, sc.s.contact_y[f] + 0.06f * n.y,
+        cik_vec3 n = {sc.s.contact_nx[0][f], sc.s.contact_ny[0][f], sc.s.contact_nz[0][f]};
+        cik_vec3 want = {sc.s.anim_ankle_x[f] + 0.06f * n.x, sc.s.contact_y[0][f] + 0.06f * n.y,
                          sc.s.anim_ankle_z[f] + 0.06f * n.z};
         float dx = sc.s.ankle_x[f] - want.x, dy = sc.s.ankle_y[f] - want.y, dz = sc.s.ankle_z[f] - want.z;
         cr_assert(sqrtf(dx * dx + dy * dy + dz * dz) < 1e-3f, "foot %d misses its contact", f);
         cik_quat fq = {sc.s.foot_qx[f], sc.s.foot_qy[f], sc.s.foot_qz[f], sc.s.foot_qw[f]};
         cik_vec3 up = rot(fq, sc.legs[f].sole_normal);
         cr_assert(up.x * n.x + up.y * n.y + up.z * n.z > cosf(PI_F / 180.0f), "foot %d sole not on the normal", f);
+        /* the solved points: on the contact */
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+            cr_assert_float_eq(sc.s.point_y[p][f], sc.s.contact_y[p][f], 1e-3f, "foot %d point %d", f, p);
     }
     cik_foot_crowd_destroy(sc.crowd);
 }
@@ -483,12 +527,15 @@ T_BACKEND_TEST(foot, frame_equals_its_stages)
         cik_foot_options o = cik_foot_default_options();
         o.solver.backend = (cik_backend)be;
         o.solver.threads = threads;
-        /* probe takes no options: it runs with the backend and threads
-         * of the crowd's last staged call */
+        /* a staged call on b first: no stage depends on an earlier one */
         cr_assert_eq(cik_foot_crowd_solve(b.crowd, &o), CIK_OK);
-        for (int frame = 0; frame < 3; ++frame) {
+        /* six frames, so that the carried state (contacts, locks, their
+         * release blends, the pelvis spring) takes part: two in three
+         * characters move slowly (their feet plant and lock), the others
+         * fast */
+        for (int frame = 0; frame < 6; ++frame) {
             for (int c = 0; c < CHARS; ++c) {
-                float t = 0.37f * (float)c + 0.5f * (float)frame;
+                float t = 0.37f * (float)c + (c % 3 ? 0.02f : 0.5f) * (float)frame;
                 float hfl[2] = {0.4f * sinf(t), -0.4f * sinf(t)};
                 float k[2] = {0.3f + 0.3f * cosf(t), 0.3f - 0.2f * cosf(t)};
                 float w[2] = {c % 3 ? 1.0f : 0.5f, 1.0f};
@@ -504,6 +551,8 @@ T_BACKEND_TEST(foot, frame_equals_its_stages)
             cr_assert_eq(cik_foot_crowd_align(b.crowd, &o), CIK_OK);
             const int F = 2 * CHARS;
             int same = same_floats(a.s.pelvis_drop, b.s.pelvis_drop, CHARS) &&
+                       same_floats(a.s.weight, b.s.weight, F) && same_floats(a.s.planted, b.s.planted, F) &&
+                       same_floats(a.s.locked, b.s.locked, F) && same_floats(a.s.pivot, b.s.pivot, F) &&
                        same_floats(a.s.target_x, b.s.target_x, F) && same_floats(a.s.target_y, b.s.target_y, F) &&
                        same_floats(a.s.target_z, b.s.target_z, F) && same_floats(a.s.ankle_x, b.s.ankle_x, F) &&
                        same_floats(a.s.ankle_y, b.s.ankle_y, F) && same_floats(a.s.ankle_z, b.s.ankle_z, F) &&
@@ -514,6 +563,13 @@ T_BACKEND_TEST(foot, frame_equals_its_stages)
                        same_floats(a.s.solved_y[j], b.s.solved_y[j], F) &&
                        same_floats(a.s.solved_z[j], b.s.solved_z[j], F) &&
                        same_floats(a.s.solved_w[j], b.s.solved_w[j], F);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                same = same && same_floats(a.s.probe_x[p], b.s.probe_x[p], F) &&
+                       same_floats(a.s.probe_z[p], b.s.probe_z[p], F) &&
+                       same_floats(a.s.contact_y[p], b.s.contact_y[p], F) &&
+                       same_floats(a.s.point_x[p], b.s.point_x[p], F) &&
+                       same_floats(a.s.point_y[p], b.s.point_y[p], F) &&
+                       same_floats(a.s.point_z[p], b.s.point_z[p], F);
             cr_assert(same, "%s, %d thread(s), frame %d: the frame differs from its stages",
                       cik_backend_name((cik_backend)be), threads, frame);
         }
@@ -535,26 +591,31 @@ T_BACKEND_TEST(foot, ground_stage_matches_the_sampler)
     cik_foot_options o = cik_foot_default_options();
     o.solver.backend = (cik_backend)be;
     const int F = 2 * CHARS;
-    for (int f = 0; f < F; ++f) {
-        /* a low-discrepancy walk over [-11, 11]^2: the grid is [-10, 10] */
-        sc.s.probe_x[f] = -11.0f + 22.0f * (float)((f * 0.6180339887) - (int)(f * 0.6180339887));
-        sc.s.probe_z[f] = -11.0f + 22.0f * (float)((f * 0.7548776662) - (int)(f * 0.7548776662));
-    }
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+        for (int f = 0; f < F; ++f) {
+            /* a low-discrepancy walk over [-11, 11]^2 (the grid is
+             * [-10, 10]), each point its own */
+            int i = f + p * F;
+            sc.s.probe_x[p][f] = -11.0f + 22.0f * (float)((i * 0.6180339887) - (int)(i * 0.6180339887));
+            sc.s.probe_z[p][f] = -11.0f + 22.0f * (float)((i * 0.7548776662) - (int)(i * 0.7548776662));
+        }
     cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
     int border = 0;
-    for (int f = 0; f < F; ++f) {
-        float h;
-        cik_vec3 n;
-        cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[f], sc.s.probe_z[f], &h, &n), CIK_OK);
-        float dn = fabsf(n.x - sc.s.contact_nx[f]) + fabsf(n.y - sc.s.contact_ny[f]) + fabsf(n.z - sc.s.contact_nz[f]);
-        cr_assert(fabsf(h - sc.s.contact_y[f]) <= 1e-6f && dn <= 1e-5f,
-                  "%s: point %d (%g, %g): height %g normal (%g %g %g), the sampler %g (%g %g %g)",
-                  cik_backend_name((cik_backend)be), f, sc.s.probe_x[f], sc.s.probe_z[f], sc.s.contact_y[f],
-                  sc.s.contact_nx[f], sc.s.contact_ny[f], sc.s.contact_nz[f], h, n.x, n.y, n.z);
-        float u = (sc.s.probe_x[f] + 10.0f) / 0.25f, v = (sc.s.probe_z[f] + 10.0f) / 0.25f;
-        border += !(u >= 1.0f && u < HN - 3.0f && v >= 1.0f && v < HN - 3.0f);
-    }
-    cr_assert_gt(border, F / 10, "too few points on the border or outside");
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+        for (int f = 0; f < F; ++f) {
+            float h, x = sc.s.probe_x[p][f], z = sc.s.probe_z[p][f];
+            cik_vec3 n;
+            cr_assert_eq(cik_heightfield_sample(&hf, x, z, &h, &n), CIK_OK);
+            float dn = fabsf(n.x - sc.s.contact_nx[p][f]) + fabsf(n.y - sc.s.contact_ny[p][f]) +
+                       fabsf(n.z - sc.s.contact_nz[p][f]);
+            cr_assert(fabsf(h - sc.s.contact_y[p][f]) <= 1e-6f && dn <= 1e-5f,
+                      "%s: foot %d point %d (%g, %g): height %g normal (%g %g %g), the sampler %g (%g %g %g)",
+                      cik_backend_name((cik_backend)be), f, p, x, z, sc.s.contact_y[p][f], sc.s.contact_nx[p][f],
+                      sc.s.contact_ny[p][f], sc.s.contact_nz[p][f], h, n.x, n.y, n.z);
+            float u = (x + 10.0f) / 0.25f, v = (z + 10.0f) / 0.25f;
+            border += !(u >= 1.0f && u < HN - 3.0f && v >= 1.0f && v < HN - 3.0f);
+        }
+    cr_assert_gt(border, 3 * F / 10, "too few points on the border or outside");
     cik_foot_crowd_destroy(sc.crowd);
 }
 
@@ -571,6 +632,14 @@ Test(foot, refuses_bad_input)
     make_legs(legs);
     legs[0].shin.y = NAN;
     cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_NON_FINITE);
+    /* a heel, ball or toe that is not finite */
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        make_legs(legs);
+        float *v = p == 0 ? &legs[1].point[p].z : p == 1 ? &legs[0].point[p].y : &legs[1].point[p].x;
+        *v = p == 1 ? -INFINITY : NAN;
+        cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_NON_FINITE, "point %d", p);
+        cr_assert_null(cr);
+    }
     make_legs(legs);
     cr_assert_eq(cik_foot_crowd_create(2, legs, &cr), CIK_OK);
     cik_foot_options o = cik_foot_default_options();
@@ -623,14 +692,18 @@ static snapshot snap_take(cik_foot_crowd *cr)
     cik_foot_streams s;
     cr_assert_eq(cik_foot_crowd_streams(cr, &s), CIK_OK);
     const size_t C = (size_t)s.character_count * sizeof(float), F = (size_t)s.foot_count * sizeof(float);
-    float *per_c[] = {s.pelvis_x, s.pelvis_y, s.pelvis_z, s.pelvis_qx, s.pelvis_qy, s.pelvis_qz, s.pelvis_qw,
-                      s.pelvis_drop};
-    float *per_f[] = {s.weight,     s.anim_ankle_x, s.anim_ankle_y, s.anim_ankle_z, s.probe_x,  s.probe_z,
-                      s.contact_y,  s.contact_nx,   s.contact_ny,   s.contact_nz,   s.target_x, s.target_y,
-                      s.target_z,   s.ankle_x,      s.ankle_y,      s.ankle_z,      s.foot_qx,  s.foot_qy,
-                      s.foot_qz,    s.foot_qw};
+    float *per_c[] = {s.pelvis_x,  s.pelvis_y,  s.pelvis_z, s.pelvis_qx,   s.pelvis_qy,
+                      s.pelvis_qz, s.pelvis_qw, s.floor_y,  s.pelvis_drop};
+    float *per_f[] = {s.weight,   s.planted,  s.locked,   s.pivot,   s.anim_ankle_x, s.anim_ankle_y,
+                      s.anim_ankle_z, s.target_x, s.target_y, s.target_z, s.ankle_x,  s.ankle_y,
+                      s.ankle_z,  s.foot_qx,  s.foot_qy,  s.foot_qz, s.foot_qw};
     for (size_t i = 0; i < sizeof per_c / sizeof per_c[0]; ++i) snap_add(&sn, per_c[i], C);
     for (size_t i = 0; i < sizeof per_f / sizeof per_f[0]; ++i) snap_add(&sn, per_f[i], F);
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        float *q[] = {s.probe_x[p],    s.probe_z[p], s.contact_y[p], s.contact_nx[p], s.contact_ny[p],
+                      s.contact_nz[p], s.point_x[p], s.point_y[p],   s.point_z[p]};
+        for (int k = 0; k < 9; ++k) snap_add(&sn, q[k], F);
+    }
     for (int j = 0; j < 3; ++j) {
         float *q[] = {s.pose_x[j], s.pose_y[j], s.pose_z[j], s.pose_w[j],
                       s.solved_x[j], s.solved_y[j], s.solved_z[j], s.solved_w[j]};
@@ -708,7 +781,7 @@ static void check_untouched(scene *a, scene *b, const char *what)
  * were; the next frame is the untouched crowd's. */
 Test(foot, refused_set_legs_changes_nothing)
 {
-    for (int bad = 0; bad < 5; ++bad) {
+    for (int bad = 0; bad < 7; ++bad) {
         scene a, b;
         refusal_pair(&a, &b);
         cik_foot_leg legs[2];
@@ -723,6 +796,8 @@ Test(foot, refused_set_legs_changes_nothing)
         case 1: legs[1].thigh.z = 1e9f, want = CIK_ERROR_RANGE; break;
         case 2: legs[1].limit[2].type = (cik_limit_type)7; break;
         case 3: legs[1].ankle_height = -1.0f, want = CIK_ERROR_ARGUMENT; break;
+        case 4: legs[1].point[CIK_FOOT_TOE].z = NAN, want = CIK_ERROR_NON_FINITE; break;
+        case 5: legs[0].point[CIK_FOOT_HEEL].y = INFINITY, want = CIK_ERROR_NON_FINITE; break;
         default: legs[0].limit[0].swing_max = 4.0f; break;
         }
         cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 7, legs), want, "case %d", bad);
@@ -732,15 +807,17 @@ Test(foot, refused_set_legs_changes_nothing)
     }
 }
 
-/* Every stage that takes options refuses the same bad options, before it
- * changes anything: nothing it writes, and not the backend or the threads
- * the probe and ground stages run with afterwards. */
+/* Every stage refuses the same bad options, before it changes anything:
+ * nothing it writes, no state it carries (contacts, locks, the spring),
+ * and not the backend or the threads the stages run with afterwards.
+ * Each foot option out of its range, both sides where it has two. */
 Test(foot, refused_stage_changes_nothing)
 {
     cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
     for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
         if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
-    for (int bad = 0; bad < 7; ++bad) {
+    enum { CASES = 32 };
+    for (int bad = 0; bad < CASES; ++bad) {
         cik_foot_options o = cik_foot_default_options();
         o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
         cik_status want = CIK_ERROR_OPTIONS;
@@ -751,16 +828,46 @@ Test(foot, refused_stage_changes_nothing)
         case 3: o.solver.ccd.gain = 3.0f; break;
         case 4: o.solver.threshold = NAN; break;
         case 5: o.dt = 0.0f; break;
-        default: o.start = 9; break;
+        case 6: o.start = 9; break;
+        case 7: o.start = -1; break;
+        case 8: o.max_pelvis_drop = -0.1f; break;
+        case 9: o.pelvis_smooth_time = -1e-3f; break;
+        case 10: o.pelvis_smooth_time = INFINITY; break;
+        case 11: o.reach_margin = 0.5f; break;
+        case 12: o.soft_reach = 0.0f; break;
+        case 13: o.soft_reach = 1.01f; break;
+        case 14: o.soft_reach = NAN; break;
+        case 15: o.contacts = 2; break;
+        case 16: o.contacts = -1; break;
+        case 17: o.plant_speed = 0.0f; break;
+        case 18: o.release_speed = 0.5f; break; /* below plant_speed */
+        case 19: o.release_speed = INFINITY; break;
+        case 20: o.min_contact_time = -0.01f; break;
+        case 21: o.min_contact_time = NAN; break;
+        case 22: o.ease_in_time = -1.0f; break;
+        case 23: o.ease_out_time = INFINITY; break;
+        case 24: o.lock = 2; break;
+        case 25: o.lock = -1; break;
+        case 26: o.lock_radius = 0.0f; break;
+        case 27: o.lock_radius = NAN; break;
+        case 28: o.unlock_time = -0.2f; break;
+        case 29: o.limit_tolerance = -1e-6f; break;
+        case 30: o.limit_tolerance = INFINITY; break;
+        default: o.units_per_metre = 1e38f, o.max_pelvis_drop = 10.0f; break; /* the scaled drop overflows */
         }
-        for (int stage = 0; stage < 4; ++stage) {
+        for (int stage = 0; stage < 8; ++stage) {
             scene a, b;
             refusal_pair(&a, &b);
             cik_heightfield hf = grid();
-            cik_status got = stage == 0   ? cik_foot_crowd_place(a.crowd, &o)
-                             : stage == 1 ? cik_foot_crowd_solve(a.crowd, &o)
-                             : stage == 2 ? cik_foot_crowd_align(a.crowd, &o)
-                                          : cik_foot_crowd_frame(a.crowd, &hf, &o);
+            cik_foot_frame_plan plan;
+            cik_status got = stage == 0   ? cik_foot_crowd_probe(a.crowd, &o)
+                             : stage == 1 ? cik_foot_crowd_ground_heightfield(a.crowd, &hf, &o)
+                             : stage == 2 ? cik_foot_crowd_place(a.crowd, &o)
+                             : stage == 3 ? cik_foot_crowd_solve(a.crowd, &o)
+                             : stage == 4 ? cik_foot_crowd_align(a.crowd, &o)
+                             : stage == 5 ? cik_foot_crowd_frame(a.crowd, &hf, &o)
+                             : stage == 6 ? cik_foot_crowd_probe_dt(a.crowd, &o, 0.02f)
+                                          : cik_foot_crowd_frame_plan_init(&plan, a.crowd, &hf, &o, 0.0f);
             cr_assert_eq(got, want, "case %d, stage %d: status %d", bad, stage, (int)got);
             check_untouched(&a, &b, "a refused stage");
             cik_foot_crowd_destroy(a.crowd);
@@ -876,15 +983,20 @@ Test(heightfield, huge_grids_are_refused_or_read_inside)
             scene_init(&sc, m / 2);
             cik_foot_options o = cik_foot_default_options();
             o.solver.backend = (cik_backend)be;
-            for (int f = 0; f < 2 * (m / 2); ++f) {
-                sc.s.probe_x[f] = xs[f];
-                sc.s.probe_z[f] = zs[f];
-            }
+            const int F = 2 * (m / 2);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                for (int f = 0; f < F; ++f) {
+                    /* each point its own far value */
+                    sc.s.probe_x[p][f] = xs[(f + 17 * p) % F];
+                    sc.s.probe_z[p][f] = zs[(f + 17 * p) % F];
+                }
             cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
-            for (int f = 0; f < 2 * (m / 2); ++f)
-                cr_assert(sc.s.contact_y[f] >= 0.0f && sc.s.contact_y[f] <= 1.0f && isfinite(sc.s.contact_ny[f]),
-                          "%s: probe (%g, %g): height %g", cik_backend_name((cik_backend)be), xs[f], zs[f],
-                          sc.s.contact_y[f]);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                for (int f = 0; f < F; ++f)
+                    cr_assert(sc.s.contact_y[p][f] >= 0.0f && sc.s.contact_y[p][f] <= 1.0f &&
+                                  isfinite(sc.s.contact_ny[p][f]),
+                              "%s: probe (%g, %g): height %g", cik_backend_name((cik_backend)be), sc.s.probe_x[p][f],
+                              sc.s.probe_z[p][f], sc.s.contact_y[p][f]);
             cik_foot_crowd_destroy(sc.crowd);
         }
         munmap(g.base, g.bytes);
@@ -904,22 +1016,668 @@ Test(heightfield, steep_ground_gives_unit_normals)
         cr_assert_eq(cik_heightfield_validate(&hf), CIK_OK);
         scene sc;
         scene_init(&sc, 32);
-        for (int f = 0; f < 64; ++f) {
-            sc.s.probe_x[f] = spacing[s] * (float)(f % N) * 0.93f;
-            sc.s.probe_z[f] = spacing[s] * (float)(f / N) * 1.07f;
-        }
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+            for (int f = 0; f < 64; ++f) {
+                int i = (f + 5 * p) % 64;
+                sc.s.probe_x[p][f] = spacing[s] * (float)(i % N) * 0.93f;
+                sc.s.probe_z[p][f] = spacing[s] * (float)(i / N) * 1.07f;
+            }
         cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, NULL), CIK_OK);
-        for (int f = 0; f < 64; ++f) {
-            float y;
-            cik_vec3 n;
-            cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[f], sc.s.probe_z[f], &y, &n), CIK_OK);
-            float l = sqrtf(n.x * n.x + n.y * n.y + n.z * n.z);
-            float m = sqrtf(sc.s.contact_nx[f] * sc.s.contact_nx[f] + sc.s.contact_ny[f] * sc.s.contact_ny[f] +
-                            sc.s.contact_nz[f] * sc.s.contact_nz[f]);
-            cr_assert(isfinite(y) && fabsf(l - 1.0f) < 1e-5f && n.y > 0.0f, "sampler: %g (%g %g %g)", y, n.x, n.y, n.z);
-            cr_assert(isfinite(sc.s.contact_y[f]) && fabsf(m - 1.0f) < 1e-5f && sc.s.contact_ny[f] > 0.0f,
-                      "ground stage: normal length %g", m);
-        }
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+            for (int f = 0; f < 64; ++f) {
+                float y;
+                cik_vec3 n;
+                cr_assert_eq(cik_heightfield_sample(&hf, sc.s.probe_x[p][f], sc.s.probe_z[p][f], &y, &n), CIK_OK);
+                float l = sqrtf(n.x * n.x + n.y * n.y + n.z * n.z);
+                float m = sqrtf(sc.s.contact_nx[p][f] * sc.s.contact_nx[p][f] +
+                                sc.s.contact_ny[p][f] * sc.s.contact_ny[p][f] +
+                                sc.s.contact_nz[p][f] * sc.s.contact_nz[p][f]);
+                cr_assert(isfinite(y) && fabsf(l - 1.0f) < 1e-5f && n.y > 0.0f, "sampler: %g (%g %g %g)", y, n.x, n.y,
+                          n.z);
+                cr_assert(isfinite(sc.s.contact_y[p][f]) && fabsf(m - 1.0f) < 1e-5f && sc.s.contact_ny[p][f] > 0.0f,
+                          "ground stage: normal length %g", m);
+            }
         cik_foot_crowd_destroy(sc.crowd);
     }
+}
+
+/* ------------------------------------------------ contacts, locks, points */
+
+/* The legs with a foot: heel 5 cm behind the point under the ankle, ball
+ * 10 cm and toe tip 14 cm ahead of it, all on the sole (the procedural
+ * rig's points, docs/foot.md). */
+static void make_legs_with_feet(cik_foot_leg legs[2])
+{
+    make_legs(legs);
+    for (int s = 0; s < 2; ++s) {
+        legs[s].point[CIK_FOOT_HEEL] = t_v3(0.0f, -0.06f, -0.05f);
+        legs[s].point[CIK_FOOT_BALL] = t_v3(0.0f, -0.06f, 0.10f);
+        legs[s].point[CIK_FOOT_TOE] = t_v3(0.0f, -0.06f, 0.14f);
+    }
+}
+
+static void scene_init_feet(scene *sc, int characters)
+{
+    make_legs_with_feet(sc->legs);
+    cr_assert_eq(cik_foot_crowd_create(characters, sc->legs, &sc->crowd), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_streams(sc->crowd, &sc->s), CIK_OK);
+}
+
+/* Poses foot f (pelvis unrotated) so that its ankle is at (dy, dz) from the
+ * hip in the sagittal plane, the foot flat: the two-bone angles about +X
+ * (hip, knee; the ankle undoes their sum). */
+static void pose_leg(scene *sc, int f, float dy, float dz)
+{
+    const float ta = 0.45f, tb = 0.42f;
+    float d = sqrtf(dy * dy + dz * dz);
+    float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
+    float k = acosf(ck < -1 ? -1 : (ck > 1 ? 1 : ck));
+    float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
+    float h = atan2f(uz, -uy) - atan2f(dz, -dy);
+    cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(-h - k, 1, 0, 0)};
+    for (int j = 0; j < 3; ++j) {
+        sc->s.pose_x[j][f] = q[j].x;
+        sc->s.pose_y[j][f] = q[j].y;
+        sc->s.pose_z[j][f] = q[j].z;
+        sc->s.pose_w[j][f] = q[j].w;
+    }
+}
+
+static void set_pelvis(scene *sc, int c, float x, float y, float z)
+{
+    sc->s.pelvis_x[c] = x;
+    sc->s.pelvis_y[c] = y;
+    sc->s.pelvis_z[c] = z;
+    sc->s.pelvis_qx[c] = sc->s.pelvis_qy[c] = sc->s.pelvis_qz[c] = 0.0f;
+    sc->s.pelvis_qw[c] = 1.0f;
+}
+
+/* The animated point p of foot f of a flat foot (its world rotation the
+ * identity, as pose_leg makes it): the ankle plus the point. */
+static cik_vec3 anim_point(const scene *sc, int f, int p)
+{
+    const cik_vec3 o = sc->legs[f & 1].point[p];
+    return t_v3(sc->s.anim_ankle_x[f] + o.x, sc->s.anim_ankle_y[f] + o.y, sc->s.anim_ankle_z[f] + o.z);
+}
+
+static cik_vec3 solved_point(const scene *sc, int f, int p)
+{
+    return t_v3(sc->s.point_x[p][f], sc->s.point_y[p][f], sc->s.point_z[p][f]);
+}
+
+/* A foot slid by its animation 1 cm a frame (0.6 m/s at 60 Hz: under a
+ * plant speed of 1 m/s, so planted; on the first frame, which has no
+ * speed, planted because it stands on the animation's floor): the lock
+ * holds its pivot still (under 0.5 mm a frame) until the animation is
+ * lock_radius away; then it
+ * releases and the foot goes back to the animation over unlock_time with no
+ * pop. The bound on a frame's step during that blend: the solved pivot is
+ * the animated one plus the offset o it had at the release times
+ * b = 1 - smoothstep(t / unlock_time); smoothstep's slope is at most 1.5, so
+ * b o changes by at most 1.5 |o| dt / unlock_time a frame, |o| at most
+ * lock_radius plus one frame's slide; plus the solve's threshold twice. */
+T_BACKEND_TEST(foot, lock_holds_a_drifting_foot_and_releases_without_a_pop)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.plant_speed = 1.0f;
+    o.release_speed = 1.5f;
+    o.ease_in_time = 0.0f; /* the weight at 1 as soon as the foot plants */
+    const float dy = -0.78f, slide = 0.01f, dz[2] = {0.15f, 0.05f};
+    const float bound = slide + 1.5f * (o.lock_radius + slide) * o.dt / o.unlock_time + 2 * o.solver.threshold;
+    int locked_frames[2] = {0, 0}, released[2] = {-1, -1}, relocked[2] = {-1, -1};
+    float worst_locked = 0.0f, worst_blend = 0.0f;
+    cik_vec3 last[2];
+    float last_locked[2] = {0, 0}, last_pivot[2] = {-1, -1};
+    for (int frame = 0; frame < 45; ++frame) {
+        /* the pelvis 6 cm above the ankles' height over the floor plus the
+         * leg: the animated soles on y = 0 */
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, slide * (float)frame);
+        for (int side = 0; side < 2; ++side) pose_leg(&sc, side, dy, dz[side]);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d: planted %g", frame, f, sc.s.planted[f]);
+            int pv = (int)sc.s.pivot[f];
+            cr_assert(pv >= 0 && pv < CIK_FOOT_POINTS);
+            cik_vec3 p = solved_point(&sc, f, pv);
+            if (sc.s.locked[f] > 0.0f) {
+                ++locked_frames[f];
+                if (last_locked[f] > 0.0f && last_pivot[f] == sc.s.pivot[f])
+                    worst_locked = fmaxf(worst_locked, (float)t_dist(p, last[f]));
+                if (released[f] >= 0 && relocked[f] < 0) {
+                    relocked[f] = frame;
+                    /* the blend ended on the animation: the new lock holds
+                     * the animated pivot */
+                    cik_vec3 a = anim_point(&sc, f, pv);
+                    cr_assert_lt(t_dist(p, a), 5e-4, "foot %d relocked %g m off the animation", f, t_dist(p, a));
+                }
+            } else if (last_locked[f] > 0.0f && released[f] < 0) {
+                released[f] = frame;
+                /* the release itself: where the lock held it */
+                cr_assert_lt(t_dist(p, last[f]), 5e-4, "frame %d foot %d jumps %g m at the release", frame, f,
+                             t_dist(p, last[f]));
+            } else if (released[f] >= 0 && relocked[f] < 0) {
+                worst_blend = fmaxf(worst_blend, (float)t_dist(p, last[f]));
+            }
+            last[f] = p;
+            last_locked[f] = sc.s.locked[f];
+            last_pivot[f] = sc.s.pivot[f];
+        }
+    }
+    cr_log_info("%s: locked step %.3f mm, blend step %.3f mm (bound %.3f mm)", cik_backend_name(be),
+                1e3 * worst_locked, 1e3 * worst_blend, 1e3 * bound);
+    for (int f = 0; f < 2; ++f) {
+        /* locked from the first frame until the animation is lock_radius
+         * (12 cm, 12 frames' slide) off the anchor */
+        cr_assert_geq(locked_frames[f], 12, "foot %d locked for %d frames", f, locked_frames[f]);
+        cr_assert(released[f] >= 12 && released[f] <= 14, "foot %d released at frame %d", f, released[f]);
+        /* a new lock once the blend is over (unlock_time, 12 frames) */
+        cr_assert(relocked[f] > released[f] + 10 && relocked[f] <= released[f] + 14, "foot %d relocked at %d",
+                  f, relocked[f]);
+    }
+    cr_assert_lt(worst_locked, 5e-4f, "a locked pivot moved %g m in a frame", worst_locked);
+    cr_assert_leq(worst_blend, bound, "the release blend stepped %g m in a frame (bound %g)", worst_blend, bound);
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A stepping gait: a 1 s cycle, 60 % stance. In stance the foot stays
+ * where it landed while the pelvis walks on at 0.4 m / 0.6 s; in swing it
+ * goes on by one stride (smoothstep) and lifts 8 cm (half a sine). The
+ * ankle (y offset from the stance height, world z) of `side` at time t. */
+enum { GAIT_FRAMES = 60 };
+#define GAIT_SPEED (0.4f / 0.6f)
+static void gait_foot(float t, int side, float *lift, float *z)
+{
+    float ph = t + 0.5f * (float)side, n = floorf(ph), u = ph - n;
+    float t0 = n - 0.5f * (float)side; /* this cycle's landing */
+    float z0 = GAIT_SPEED * t0 + 0.2f;
+    if (u < 0.6f) {
+        *lift = 0.0f;
+        *z = z0;
+    } else {
+        float s = (u - 0.6f) / 0.4f;
+        *lift = 0.08f * sinf(PI_F * s);
+        *z = z0 + GAIT_SPEED * s * s * (3.0f - 2.0f * s);
+    }
+}
+
+static void gait_frame(scene *sc, int frame, float floor)
+{
+    const float t = (float)frame / 60.0f, dy = -0.78f;
+    set_pelvis(sc, 0, 0.0f, floor + 0.06f + 0.05f - dy, GAIT_SPEED * t);
+    sc->s.floor_y[0] = floor;
+    for (int side = 0; side < 2; ++side) {
+        float lift, z;
+        gait_foot(t, side, &lift, &z);
+        pose_leg(sc, side, dy + lift, z - sc->s.pelvis_z[0]);
+    }
+}
+
+static float floor25(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return 0.25f;
+}
+
+/* The contacts from the animation on a gait over a floor at y = 0.25 (no
+ * flat capture floor at 0 assumed): every frame of a run of 4 or more in
+ * which the animated foot is slower than 0.5 m/s is planted, no frame in
+ * which it is faster than release_speed is; the weight is the smoothstep
+ * of a ramp that rises dt / ease_in_time a planted frame and falls
+ * dt / ease_out_time an unplanted one (the first frame, with no speed,
+ * plants at full weight the feet that stand on the animation's floor);
+ * planted feet stand on the floor.
+ * Every backend gives the reference's contacts and, within 0.1 mm, its
+ * points. */
+T_BACKEND_TEST(foot, contacts_from_a_gait_over_a_raised_floor)
+{
+    enum { N = 3 * GAIT_FRAMES };
+    scene sc, ref;
+    scene_init_feet(&sc, 1);
+    scene_init_feet(&ref, 1);
+    fill(floor25);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options(), ro = o;
+    o.solver.backend = be;
+    ro.solver.backend = CIK_BACKEND_REFERENCE;
+    static float speed[N][2], planted[N][2];
+    float ease[2] = {0, 0};
+    int stance_checked = 0;
+    for (int frame = 0; frame < N; ++frame) {
+        gait_frame(&sc, frame, 0.25f);
+        gait_frame(&ref, frame, 0.25f);
+        float ax_prev[2], ay_prev[2], az_prev[2];
+        for (int f = 0; f < 2; ++f) {
+            ax_prev[f] = sc.s.anim_ankle_x[f];
+            ay_prev[f] = sc.s.anim_ankle_y[f];
+            az_prev[f] = sc.s.anim_ankle_z[f];
+        }
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_frame(ref.crowd, &hf, &ro), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            float dx = sc.s.anim_ankle_x[f] - ax_prev[f], dy = sc.s.anim_ankle_y[f] - ay_prev[f];
+            float dz = sc.s.anim_ankle_z[f] - az_prev[f];
+            speed[frame][f] = frame ? sqrtf(dx * dx + dy * dy + dz * dz) / o.dt : 1e30f;
+            planted[frame][f] = sc.s.planted[f];
+            /* the weight's easing, as the options say */
+            float step_in = o.ease_in_time > o.dt ? o.dt / o.ease_in_time : 1.0f;
+            float step_out = o.ease_out_time > o.dt ? o.dt / o.ease_out_time : 1.0f;
+            if (frame == 0) {
+                /* the first frame: the stance foot on the floor, the swing
+                 * foot (8 cm up at most) above it */
+                float lift, z;
+                gait_foot(0.0f, f, &lift, &z);
+                cr_assert_eq(sc.s.planted[f], lift < 0.05f ? 1.0f : 0.0f, "first frame, foot %d (lift %g)", f, lift);
+                ease[f] = sc.s.planted[f];
+            } else {
+                ease[f] = sc.s.planted[f] > 0.0f ? fminf(ease[f] + step_in, 1.0f) : fmaxf(ease[f] - step_out, 0.0f);
+            }
+            float w = ease[f] * ease[f] * (3.0f - 2.0f * ease[f]);
+            cr_assert_float_eq(sc.s.weight[f], w, 1e-6f, "frame %d foot %d: weight %g, the easing %g", frame, f,
+                               sc.s.weight[f], w);
+            /* the backends agree */
+            cr_assert(sc.s.planted[f] == ref.s.planted[f] && sc.s.locked[f] == ref.s.locked[f] &&
+                          sc.s.pivot[f] == ref.s.pivot[f] && sc.s.weight[f] == ref.s.weight[f],
+                      "%s, frame %d foot %d: contacts differ from the reference", cik_backend_name(be), frame, f);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                cr_assert_lt(t_dist(solved_point(&sc, f, p), solved_point(&ref, f, p)), 1e-4,
+                             "%s, frame %d foot %d point %d", cik_backend_name(be), frame, f, p);
+            /* a foot in full stance stands on the floor: its lowest point on
+             * it, none below */
+            if (sc.s.weight[f] == 1.0f && sc.s.locked[f] > 0.0f) {
+                float lo = 1e30f;
+                for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                    float c = sc.s.point_y[p][f] - 0.25f;
+                    cr_assert_geq(c, -5e-4f, "frame %d foot %d point %d %g m below the floor", frame, f, p, -c);
+                    lo = fminf(lo, c);
+                }
+                cr_assert_leq(lo, 1e-3f, "frame %d foot %d stands %g m above the floor", frame, f, lo);
+                ++stance_checked;
+            }
+        }
+    }
+    int still = 0, fast = 0;
+    for (int f = 0; f < 2; ++f)
+        for (int t = 1; t < N; ++t) {
+            /* the run of slow frames through t */
+            int a = t, b = t;
+            while (a > 1 && speed[a - 1][f] < 0.5f) --a;
+            while (b + 1 < N && speed[b + 1][f] < 0.5f) ++b;
+            if (speed[t][f] < 0.5f && b - a + 1 >= 4) {
+                ++still;
+                cr_assert_eq(planted[t][f], 1.0f, "frame %d foot %d: still (%g m/s) but not planted", t, f,
+                             speed[t][f]);
+            }
+            if (speed[t][f] > o.release_speed) {
+                ++fast;
+                cr_assert_eq(planted[t][f], 0.0f, "frame %d foot %d: %g m/s but planted", t, f, speed[t][f]);
+            }
+        }
+    /* the gait has both, in about its 60 / 40 split */
+    cr_assert_gt(still, N, "%d still foot-frames", still);
+    cr_assert_gt(fast, N / 2, "%d fast foot-frames", fast);
+    cr_assert_gt(stance_checked, N / 2);
+    cik_foot_crowd_destroy(sc.crowd);
+    cik_foot_crowd_destroy(ref.crowd);
+}
+
+/* The caller's own contacts per point at a step edge: the heel over y = 0
+ * and ball and toe over the 10 cm step (and the other foot the other way
+ * round). The foot rests on the higher ground: no solved point below its
+ * ground by more than the solve's threshold, the lowest (least clearance)
+ * on it. */
+T_BACKEND_TEST(foot, heel_and_toe_above_a_step_edge)
+{
+    scene sc;
+    scene_init_feet(&sc, 2);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    const float dy = -0.78f, tol = o.solver.threshold + 1e-4f;
+    for (int frame = 0; frame < 4; ++frame) {
+        for (int c = 0; c < 2; ++c) {
+            set_pelvis(&sc, c, 2.0f * (float)c, 0.06f + 0.05f - dy, 0.0f);
+            /* feet ahead of the hips, so that the ankles can keep them
+             * flat with the knees bent 10 cm more (within the ankle's
+             * 0.7 rad) */
+            pose_leg(&sc, 2 * c, dy, 0.15f);
+            pose_leg(&sc, 2 * c + 1, dy, 0.1f);
+            sc.s.weight[2 * c] = sc.s.weight[2 * c + 1] = 1.0f;
+        }
+        /* character 1 turned half round: its heels ahead */
+        sc.s.pelvis_qy[1] = 1.0f;
+        sc.s.pelvis_qw[1] = 0.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 4; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                /* left feet step up under ball and toe, right feet under
+                 * the heel */
+                int high = (f & 1) ? p == CIK_FOOT_HEEL : p != CIK_FOOT_HEEL;
+                sc.s.contact_y[p][f] = high ? 0.10f : 0.0f;
+                sc.s.contact_nx[p][f] = sc.s.contact_nz[p][f] = 0.0f;
+                sc.s.contact_ny[p][f] = 1.0f;
+            }
+        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 4; ++f) {
+            float lo = 1e30f;
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                float c = sc.s.point_y[p][f] - sc.s.contact_y[p][f];
+                cr_assert_geq(c, -tol, "frame %d foot %d point %d is %g m below its ground", frame, f, p, -c);
+                lo = fminf(lo, c);
+            }
+            cr_assert_leq(lo, tol, "frame %d foot %d: the lowest point %g m above its ground", frame, f, lo);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A planted foot on an uphill plane steeper than the ankle lets the sole
+ * follow (26 degrees, toes up; the ankle's swing limit 0.7 rad with the
+ * knee bent): the foot keeps the pitch its limit allows, and no heel, ball
+ * or toe may then be below the plane (foot.h: no point is placed below the
+ * ground). Before the align stage's settling rounds, the place stage rested
+ * the ankle for the orientation it wanted (the sole on the normal) and the
+ * ankle's limit then turned the toes into the slope: ball and toe ended 10
+ * and 15 mm below it. */
+Test(foot, no_point_below_a_slope_steeper_than_the_ankle_follows)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    const float dy = -0.78f, a = 0.45f, tol = o.solver.threshold + 1e-4f;
+    for (int frame = 0; frame < 4; ++frame) {
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        for (int f = 0; f < 2; ++f) {
+            pose_leg(&sc, f, dy, 0.1f);
+            sc.s.weight[f] = 1.0f;
+        }
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                sc.s.contact_y[p][f] = tanf(a) * (sc.s.probe_z[p][f] - 0.1f);
+                sc.s.contact_nx[p][f] = 0.0f;
+                sc.s.contact_ny[p][f] = cosf(a);
+                sc.s.contact_nz[p][f] = -sinf(a);
+            }
+        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                float c = sc.s.point_y[p][f] - tanf(a) * (sc.s.point_z[p][f] - 0.1f);
+                cr_assert_geq(c, -tol, "frame %d foot %d point %d is %.2f mm below the slope", frame, f, p, -1e3 * c);
+            }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A pelvis smoothing time far below a frame (a denormal is >= 0, so valid)
+ * is no smoothing: the drop the legs need at once, finite. The spring used
+ * to take 1 / time, which overflowed to infinity, and the second frame gave
+ * a NaN drop (found by fuzz_foot). */
+Test(foot, pelvis_smooth_time_far_below_a_frame_is_at_once)
+{
+    scene sc, ref;
+    scene_init(&sc, 1);
+    scene_init(&ref, 1);
+    fill(hole);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options(), at_once = o;
+    o.pelvis_smooth_time = 1e-39f;
+    at_once.pelvis_smooth_time = 0.0f;
+    float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
+    for (int frame = 0; frame < 3; ++frame) {
+        set_pose(&sc, 0, 0, 0.9f, 0, 0, hfl, k, w);
+        set_pose(&ref, 0, 0, 0.9f, 0, 0, hfl, k, w);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_frame(ref.crowd, &hf, &at_once), CIK_OK);
+        cr_assert(isfinite(sc.s.pelvis_drop[0]), "frame %d: drop %g", frame, sc.s.pelvis_drop[0]);
+        cr_assert_float_eq(sc.s.pelvis_drop[0], ref.s.pelvis_drop[0], 1e-6f, "frame %d", frame);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    cik_foot_crowd_destroy(ref.crowd);
+}
+
+/* A character whose input is bad for one frame (a NaN pelvis: its legs
+ * skipped) comes back with its next valid frame: finite targets, ankles and
+ * points, its feet planted again, the other character never touched. */
+T_BACKEND_TEST(foot, a_bad_frame_of_input_does_not_poison_the_next)
+{
+    scene sc;
+    scene_init_feet(&sc, 2);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 12; ++frame) {
+        for (int c = 0; c < 2; ++c) {
+            set_pelvis(&sc, c, 1.5f * (float)c, 0.06f + 0.05f - dy, 0.0f);
+            pose_leg(&sc, 2 * c, dy, 0.1f);
+            pose_leg(&sc, 2 * c + 1, dy, 0.0f);
+        }
+        if (frame == 3) sc.s.pelvis_y[0] = NAN;
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        if (frame == 3) continue;
+        for (int f = 0; f < 4; ++f) {
+            float v[] = {sc.s.target_x[f], sc.s.target_y[f], sc.s.target_z[f], sc.s.ankle_x[f], sc.s.ankle_y[f],
+                         sc.s.ankle_z[f], sc.s.point_y[0][f], sc.s.point_y[2][f], sc.s.weight[f]};
+            for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k)
+                cr_assert(isfinite(v[k]), "%s, frame %d foot %d: output %zu is %g", cik_backend_name(be), frame, f, k,
+                          v[k]);
+            if (frame >= 8) cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d not planted again", frame, f);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* Legs that are accepted but overflow the frame (an ankle 1e38 above its
+ * sole: finite, >= 0) give NaNs, which is theirs to give; once the
+ * character has sane legs again its frames are finite. The NaN used to stay
+ * in the foot's carried lock state (the anchor), so the target stayed NaN on
+ * every later frame (found by fuzz_foot; a NaN pelvis for a frame was
+ * forgotten already: a_bad_frame_of_input_does_not_poison_the_next). */
+Test(foot, sane_legs_after_overflowing_ones_give_finite_frames)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_leg huge[2];
+    make_legs_with_feet(huge);
+    huge[0].ankle_height = 1e38f;
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) huge[0].point[p] = t_v3(0, 0, 0); /* ankle_height below the ankle */
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 8; ++frame) {
+        if (frame == 1) cr_assert_eq(cik_foot_crowd_set_legs(sc.crowd, 0, huge), CIK_OK);
+        if (frame == 2) cr_assert_eq(cik_foot_crowd_set_legs(sc.crowd, 0, sc.legs), CIK_OK);
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, NULL), CIK_OK);
+        if (frame == 1) continue;
+        for (int f = 0; f < 2; ++f)
+            cr_assert(isfinite(sc.s.target_x[f]) && isfinite(sc.s.ankle_y[f]),
+                      "frame %d foot %d: target x %g, ankle y %g", frame, f, sc.s.target_x[f], sc.s.ankle_y[f]);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* Locking turned off (options.lock 0) holds no foot: a lock made while it
+ * was on is released by the first frame with it off. The option used to
+ * stop new locks only; a foot locked before stayed locked and held. */
+Test(foot, lock_off_releases_a_held_foot)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 8; ++frame) {
+        o.lock = frame < 4;
+        /* a slow slide: planted throughout */
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.005f * (float)frame);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d", frame, f);
+            cr_assert_eq(sc.s.locked[f], o.lock ? 1.0f : 0.0f, "frame %d foot %d: locked %g with lock %d", frame, f,
+                         sc.s.locked[f], o.lock);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A swing leg (the caller's weight 0) on flat ground, its foot well above
+ * it, the other foot planted on the ground: the swing leg keeps the
+ * animation's rotations, and the pelvis stays. */
+T_BACKEND_TEST(foot, swing_leg_at_weight_0_keeps_the_animation)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    fill(flat0);
+    cik_heightfield hf = grid();
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    const float dy = -0.78f;
+    for (int frame = 0; frame < 6; ++frame) {
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.01f * (float)frame);
+        pose_leg(&sc, 0, dy, 0.1f);
+        /* the swing foot 12 cm up and moving on (its ankle within its
+         * limit, as the test wants an animation within the limits) */
+        pose_leg(&sc, 1, dy + 0.12f, 0.05f + 0.03f * (float)frame);
+        sc.s.weight[0] = 1.0f;
+        sc.s.weight[1] = 0.0f;
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_float_eq(sc.s.pelvis_drop[0], 0.0f, 1e-6f, "frame %d: drop %g", frame, sc.s.pelvis_drop[0]);
+        for (int j = 0; j < 3; ++j) {
+            cik_quat a = {sc.s.pose_x[j][1], sc.s.pose_y[j][1], sc.s.pose_z[j][1], sc.s.pose_w[j][1]};
+            cik_quat b = {sc.s.solved_x[j][1], sc.s.solved_y[j][1], sc.s.solved_z[j][1], sc.s.solved_w[j][1]};
+            float sg = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0 ? -1.0f : 1.0f;
+            float d = fmaxf(fmaxf(fabsf(a.x - sg * b.x), fabsf(a.y - sg * b.y)),
+                            fmaxf(fabsf(a.z - sg * b.z), fabsf(a.w - sg * b.w)));
+            cr_assert_leq(d, 1e-6f, "%s, frame %d: swing joint %d moved (%g)", cik_backend_name(be), frame, j, d);
+        }
+        cr_assert_float_eq(sc.s.ankle_y[1], sc.s.anim_ankle_y[1], 1e-5f);
+        cr_assert_float_eq(sc.s.ankle_z[1], sc.s.anim_ankle_z[1], 1e-5f);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* limit_tolerance: an animated knee a little past its hinge's stop (mocap
+ * sits slightly off a hinge) is kept as it is on a swing leg; past the
+ * tolerance it is clamped into the limit, and with no tolerance the small
+ * excess is clamped too. The knee's hinge is [0, 2.6]; the swing foot
+ * follows its animation (weight 0), the other stands on the ground. */
+T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
+{
+    fill(flat0);
+    cik_heightfield hf = grid();
+    const float knees[3] = {-0.03f, -0.03f, -0.2f}, tolerance[3] = {0.1f, 0.0f, 0.1f};
+    for (int k = 0; k < 3; ++k) {
+        scene sc;
+        scene_init_feet(&sc, 1);
+        cik_foot_options o = cik_foot_default_options();
+        o.solver.backend = be;
+        o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+        o.limit_tolerance = tolerance[k];
+        const float dy = -0.78f;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        /* the right leg swings forward, its knee hyperextended by knees[k]
+         * (about +X: the hinge's axis), the foot well off the ground */
+        cik_quat q[3] = {ax(-0.6f, 1, 0, 0), ax(knees[k], 1, 0, 0), ax(0.6f - knees[k], 1, 0, 0)};
+        for (int j = 0; j < 3; ++j) {
+            sc.s.pose_x[j][1] = q[j].x;
+            sc.s.pose_y[j][1] = q[j].y;
+            sc.s.pose_z[j][1] = q[j].z;
+            sc.s.pose_w[j][1] = q[j].w;
+        }
+        sc.s.weight[0] = 1.0f;
+        sc.s.weight[1] = 0.0f;
+        for (int frame = 0; frame < 3; ++frame) cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cik_quat knee = {sc.s.solved_x[1][1], sc.s.solved_y[1][1], sc.s.solved_z[1][1], sc.s.solved_w[1][1]};
+        float angle = (float)t_angle_about(knee, t_v3(1, 0, 0));
+        float excess = cik_limit_excess(&sc.legs[1].limit[1], knee);
+        if (-knees[k] < tolerance[k])
+            cr_assert_float_eq(angle, knees[k], 1e-5f, "case %d: the knee at %g, the animation's %g", k, angle,
+                               knees[k]);
+        else
+            cr_assert_lt(excess, 1e-4f, "case %d: the knee %g rad past its limit (at %g)", k, excess, angle);
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+}
+
+/* The soft approach to full extension: the ground under one planted foot
+ * sinks 1 mm a frame to 30 cm and the pelvis may not come down
+ * (max_pelvis_drop 0). Where the ground is within reach the foot stands on
+ * it; beyond, the leg straightens gradually: the hip-ankle distance never
+ * grows faster than the ground sinks (the soft curve's slope is at most 1)
+ * and never passes (1 - reach_margin) of the reach, so the knee never
+ * straightens past the angle that distance leaves it. */
+T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
+{
+    scene sc;
+    scene_init_feet(&sc, 1);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    o.max_pelvis_drop = 0.0f;
+    const float dy = -0.78f, ta = 0.45f, tb = 0.42f, reach = ta + tb, dmax = (1.0f - o.reach_margin) * reach;
+    const float kmin = acosf((dmax * dmax - ta * ta - tb * tb) / (2 * ta * tb));
+    float last_d = 0.0f, last_depth = 0.0f;
+    int on_ground = 0, soft = 0;
+    for (int frame = 0; frame <= 300; ++frame) {
+        float depth = 0.001f * (float)frame;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
+        pose_leg(&sc, 0, dy, 0.1f);
+        pose_leg(&sc, 1, dy, 0.1f);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                sc.s.contact_y[p][f] = f == 0 ? -depth : 0.0f;
+                sc.s.contact_nx[p][f] = sc.s.contact_nz[p][f] = 0.0f;
+                sc.s.contact_ny[p][f] = 1.0f;
+            }
+        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        cr_assert_eq(sc.s.pelvis_drop[0], 0.0f);
+        cik_vec3 hip = t_v3(sc.s.pelvis_x[0] + sc.legs[0].hip.x, sc.s.pelvis_y[0] + sc.legs[0].hip.y,
+                            sc.s.pelvis_z[0] + sc.legs[0].hip.z);
+        float d = (float)t_dist(t_v3(sc.s.ankle_x[0], sc.s.ankle_y[0], sc.s.ankle_z[0]), hip);
+        cr_assert_leq(d, dmax + o.solver.threshold, "frame %d: hip to ankle %g, beyond %g", frame, d, dmax);
+        if (frame > 0)
+            cr_assert_leq(d - last_d, (depth - last_depth) + 2 * o.solver.threshold,
+                          "frame %d: the leg stretched %g m with the ground 1 mm lower", frame, d - last_d);
+        cik_quat knee = {sc.s.solved_x[1][0], sc.s.solved_y[1][0], sc.s.solved_z[1][0], sc.s.solved_w[1][0]};
+        float k = (float)t_angle_about(knee, t_v3(1, 0, 0));
+        cr_assert_geq(k, kmin - 2e-3f, "frame %d: the knee at %g rad, straighter than %g", frame, k, kmin);
+        float lowest = 1e30f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) lowest = fminf(lowest, sc.s.point_y[p][0] + depth);
+        if (lowest < 5e-4f) ++on_ground;
+        if (depth > 0.25f) {
+            /* far beyond reach: the foot hangs above the ground */
+            cr_assert_gt(lowest, 0.05f, "frame %d: the foot is %g m above a ground out of reach", frame, lowest);
+            ++soft;
+        }
+        last_d = d;
+        last_depth = depth;
+    }
+    /* the first centimetres are within reach: on the ground */
+    cr_assert_geq(on_ground, 20, "the foot stood on the ground %d frames", on_ground);
+    cr_assert_gt(soft, 0);
+    cik_foot_crowd_destroy(sc.crowd);
 }

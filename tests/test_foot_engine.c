@@ -92,14 +92,22 @@ static void assert_same(const scene *a, const scene *b, const char *what)
     const cik_foot_streams *x = &a->s, *y = &b->s;
     const size_t nc = (size_t)x->character_count * sizeof(float), nf = (size_t)x->foot_count * sizeof(float);
     cr_assert(memcmp(x->pelvis_drop, y->pelvis_drop, nc) == 0, "%s: pelvis drop", what);
-    const float *fa[] = {x->anim_ankle_x, x->anim_ankle_y, x->anim_ankle_z, x->probe_x, x->probe_z, x->contact_y,
-                         x->contact_nx, x->contact_ny, x->contact_nz, x->target_x, x->target_y, x->target_z,
-                         x->ankle_x, x->ankle_y, x->ankle_z, x->foot_qx, x->foot_qy, x->foot_qz, x->foot_qw};
-    const float *fb[] = {y->anim_ankle_x, y->anim_ankle_y, y->anim_ankle_z, y->probe_x, y->probe_z, y->contact_y,
-                         y->contact_nx, y->contact_ny, y->contact_nz, y->target_x, y->target_y, y->target_z,
-                         y->ankle_x, y->ankle_y, y->ankle_z, y->foot_qx, y->foot_qy, y->foot_qz, y->foot_qw};
+    const float *fa[] = {x->weight,  x->planted,  x->locked,  x->pivot,   x->anim_ankle_x, x->anim_ankle_y,
+                         x->anim_ankle_z, x->target_x, x->target_y, x->target_z, x->ankle_x, x->ankle_y,
+                         x->ankle_z, x->foot_qx, x->foot_qy, x->foot_qz, x->foot_qw};
+    const float *fb[] = {y->weight,  y->planted,  y->locked,  y->pivot,   y->anim_ankle_x, y->anim_ankle_y,
+                         y->anim_ankle_z, y->target_x, y->target_y, y->target_z, y->ankle_x, y->ankle_y,
+                         y->ankle_z, y->foot_qx, y->foot_qy, y->foot_qz, y->foot_qw};
     for (size_t i = 0; i < sizeof fa / sizeof fa[0]; ++i)
         cr_assert(memcmp(fa[i], fb[i], nf) == 0, "%s: foot stream %zu", what, i);
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        const float *pa[] = {x->probe_x[p],    x->probe_z[p], x->contact_y[p], x->contact_nx[p], x->contact_ny[p],
+                             x->contact_nz[p], x->point_x[p], x->point_y[p],   x->point_z[p]};
+        const float *pb[] = {y->probe_x[p],    y->probe_z[p], y->contact_y[p], y->contact_nx[p], y->contact_ny[p],
+                             y->contact_nz[p], y->point_x[p], y->point_y[p],   y->point_z[p]};
+        for (size_t i = 0; i < sizeof pa / sizeof pa[0]; ++i)
+            cr_assert(memcmp(pa[i], pb[i], nf) == 0, "%s: point %d, stream %zu", what, p, i);
+    }
     for (int j = 0; j < 3; ++j)
         cr_assert(memcmp(x->solved_x[j], y->solved_x[j], nf) == 0 && memcmp(x->solved_y[j], y->solved_y[j], nf) == 0 &&
                       memcmp(x->solved_z[j], y->solved_z[j], nf) == 0 && memcmp(x->solved_w[j], y->solved_w[j], nf) == 0,
@@ -335,9 +343,12 @@ Test(foot_engine, centimetres_give_the_poses_of_metres)
      * metre options drops its pelvis by at most 0.3 cm */
     cr_assert_gt(raw_drop, 1e-2f, "the units did not matter (%g m)", raw_drop);
     cik_foot_options bad = oc;
-    const float bad_units[] = {0.0f, -1.0f, NAN, INFINITY, 2e38f}; /* the last overflows the drop speed */
+    /* the last two: the scaled plant speed per frame underflows to 0, and
+     * with a 10 m drop allowed the scaled drop overflows */
+    const float bad_units[] = {0.0f, -1.0f, NAN, INFINITY, 1e-45f, 1e38f};
     for (size_t i = 0; i < sizeof bad_units / sizeof bad_units[0]; ++i) {
         bad.units_per_metre = bad_units[i];
+        bad.max_pelvis_drop = i == 5 ? 10.0f : oc.max_pelvis_drop;
         cr_assert_eq(cik_foot_crowd_frame(cm.crowd, &hc, &bad), CIK_ERROR_OPTIONS, "units %g", bad_units[i]);
     }
     cik_foot_crowd_destroy(m.crowd);
@@ -366,14 +377,15 @@ Test(foot_engine, frame_time_per_call)
         if (dts[t] > 0.0f) rewritten.dt = dts[t];
         cr_assert_eq(cik_foot_crowd_frame_dt(a.crowd, &hf, &fixed, dts[t]), CIK_OK);
         cr_assert_eq(cik_foot_crowd_frame(b.crowd, &hf, &rewritten), CIK_OK);
-        /* and place_dt in the staged calls too */
-        cr_assert_eq(cik_foot_crowd_probe(c.crowd, &fixed), CIK_OK);
+        /* and probe_dt and place_dt in the staged calls too (the contacts'
+         * speeds and timers and the spring take the frame time) */
+        cr_assert_eq(cik_foot_crowd_probe_dt(c.crowd, &fixed, dts[t]), CIK_OK);
         cr_assert_eq(cik_foot_crowd_ground_heightfield(c.crowd, &hf, &fixed), CIK_OK);
         cr_assert_eq(cik_foot_crowd_place_dt(c.crowd, &fixed, dts[t]), CIK_OK);
         cr_assert_eq(cik_foot_crowd_solve(c.crowd, &fixed), CIK_OK);
         cr_assert_eq(cik_foot_crowd_align(c.crowd, &fixed), CIK_OK);
         assert_same(&a, &b, "frame_dt against rewritten options");
-        assert_same(&a, &c, "place_dt against frame_dt");
+        assert_same(&a, &c, "probe_dt and place_dt against frame_dt");
     }
     /* the frame time is used: a different one gives another pelvis */
     pose(&a, 9, 1.0f);
@@ -416,26 +428,31 @@ T_BACKEND_TEST(foot_engine, probe_takes_its_own_backend)
     other.solver.backend = be == CIK_BACKEND_REFERENCE ? CIK_BACKEND_AUTO : CIK_BACKEND_REFERENCE;
     other.solver.threads = 1;
     mine.solver.backend = be;
+    /* the same place on both (a place counts as a frame: the contacts
+     * after it are a second frame's), on another backend and thread count
+     * for a */
     cr_assert_eq(cik_foot_crowd_place(a.crowd, &other), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_place(b.crowd, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_probe(a.crowd, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_ground_heightfield(a.crowd, &hf, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_probe(b.crowd, &mine), CIK_OK);
     cr_assert_eq(cik_foot_crowd_ground_heightfield(b.crowd, &hf, &mine), CIK_OK);
     const size_t nf = (size_t)a.s.foot_count * sizeof(float);
-    const float *x[] = {a.s.anim_ankle_x, a.s.anim_ankle_y, a.s.anim_ankle_z, a.s.probe_x,
-                        a.s.probe_z,      a.s.contact_y,    a.s.contact_ny};
-    const float *y[] = {b.s.anim_ankle_x, b.s.anim_ankle_y, b.s.anim_ankle_z, b.s.probe_x,
-                        b.s.probe_z,      b.s.contact_y,    b.s.contact_ny};
+    const float *x[] = {a.s.anim_ankle_x, a.s.anim_ankle_y, a.s.anim_ankle_z, a.s.planted,     a.s.locked,
+                        a.s.weight,       a.s.probe_x[0],   a.s.probe_z[1],   a.s.contact_y[2], a.s.contact_ny[0]};
+    const float *y[] = {b.s.anim_ankle_x, b.s.anim_ankle_y, b.s.anim_ankle_z, b.s.planted,     b.s.locked,
+                        b.s.weight,       b.s.probe_x[0],   b.s.probe_z[1],   b.s.contact_y[2], b.s.contact_ny[0]};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; ++i)
         cr_assert(memcmp(x[i], y[i], nf) == 0, "%s: stream %zu depends on the earlier call", cik_backend_name(be), i);
     /* bad options are refused before anything changes */
     cik_foot_options bad = mine;
     bad.solver.threads = -1;
-    float before = a.s.probe_x[0];
+    float before = a.s.probe_x[0][0];
     a.s.pelvis_x[0] += 1.0f;
     cr_assert_eq(cik_foot_crowd_probe(a.crowd, &bad), CIK_ERROR_OPTIONS);
+    cr_assert_eq(cik_foot_crowd_probe_dt(a.crowd, &bad, 0.01f), CIK_ERROR_OPTIONS);
     cr_assert_eq(cik_foot_crowd_ground_heightfield(a.crowd, &hf, &bad), CIK_ERROR_OPTIONS);
-    cr_assert(memcmp(&before, &a.s.probe_x[0], sizeof before) == 0, "a refused probe ran");
+    cr_assert(memcmp(&before, &a.s.probe_x[0][0], sizeof before) == 0, "a refused probe ran");
     cik_foot_crowd_destroy(a.crowd);
     cik_foot_crowd_destroy(b.crowd);
 }

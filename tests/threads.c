@@ -182,10 +182,16 @@ static void make_scene(void)
         legs[s].limit[1].max_angle = 2.6f;
         legs[s].sole_normal.y = 1.0f;
         legs[s].ankle_height = 0.06f;
+        legs[s].point[CIK_FOOT_HEEL] = (cik_vec3){0.0f, -0.06f, -0.05f};
+        legs[s].point[CIK_FOOT_BALL] = (cik_vec3){0.0f, -0.06f, 0.10f};
+        legs[s].point[CIK_FOOT_TOE] = (cik_vec3){0.0f, -0.06f, 0.14f};
     }
 }
 
-/* Writes an animated pose into a crowd: pelvis above the ground, a bent knee. */
+/* Writes an animated pose into a crowd: pelvis above the ground, a bent
+ * knee; the same every frame of a seed, so that the contacts from the
+ * animation plant and lock the feet from the second frame on (the state a
+ * crowd carries across frames takes part). */
 static void pose(cik_foot_crowd *cr, int seed)
 {
     cik_foot_streams s;
@@ -264,9 +270,14 @@ static void case_crowds(int create_together)
             cik_foot_streams a, b;
             cik_foot_crowd_streams(jobs[t].cr, &a);
             cik_foot_crowd_streams(again, &b);
-            if (memcmp(a.ankle_y, b.ankle_y, sizeof(float) * (size_t)a.foot_count) != 0 ||
-                memcmp(a.solved_w[1], b.solved_w[1], sizeof(float) * (size_t)a.foot_count) != 0)
+            const size_t bytes = sizeof(float) * (size_t)a.foot_count;
+            if (memcmp(a.ankle_y, b.ankle_y, bytes) != 0 || memcmp(a.solved_w[1], b.solved_w[1], bytes) != 0 ||
+                memcmp(a.weight, b.weight, bytes) != 0 || memcmp(a.locked, b.locked, bytes) != 0 ||
+                memcmp(a.point_y[CIK_FOOT_TOE], b.point_y[CIK_FOOT_TOE], bytes) != 0)
                 fail("concurrent frames differ from the same frames alone", t);
+            /* the feet planted and locked (the carried state was used) */
+            for (int f = 0; f < a.foot_count; ++f)
+                if (a.locked[f] != 1.0f) fail("a foot of a still pose is not locked", t);
             cik_foot_crowd_destroy(again);
         }
         cik_foot_crowd_destroy(jobs[t].cr);

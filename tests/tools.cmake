@@ -67,6 +67,29 @@ crowdik_bad_input(demo_out_directory 3 "cannot write .*adir: Is a directory" ${d
                   --quiet --out @WORK@/adir)
 crowdik_bad_input(demo_out_missing_folder 3 "cannot write .*No such file" ${demo} --characters 2 --frames 2
                   --quiet --out @WORK@/no/such/folder/demo.svg)
+crowdik_bad_input(demo_terrain_unknown 2 "bad value 'hilly' for --terrain" ${demo} --terrain hilly)
+crowdik_bad_input(demo_ground_unknown 2 "bad value 'raycast' for --ground" ${demo} --ground raycast)
+crowdik_bad_input(demo_contacts_unknown 2 "bad value 'feet' for --contacts" ${demo} --contacts feet)
+crowdik_bad_input(demo_plant_speed_zero 2 "bad value '0' for --plant-speed" ${demo} --plant-speed 0)
+crowdik_bad_input(demo_plant_speed_word 2 "bad value 'slow' for --plant-speed" ${demo} --plant-speed slow)
+crowdik_bad_input(demo_dump_missing 2 "--dump needs a value" ${demo} --dump)
+crowdik_bad_input(demo_dump_directory 3 "cannot write .*adir: Is a directory" ${demo} ${small} --dump @WORK@/adir)
+crowdik_bad_input(demo_dump_missing_folder 3 "cannot write .*No such file" ${demo} ${small}
+                  --dump @WORK@/no/such/folder/dump.csv)
+
+# --dump: the CSV's header row exactly, a row per frame and foot, numbers
+# the geometry fixes (tests/tools/demo_dump.cmake); on flat ground and on
+# the procedural terrain with exact ground, and with a clip when present.
+foreach(case flat procedural clip)
+  set(extra -DTERRAIN=${case})
+  if(case STREQUAL "clip")
+    set(extra -DTERRAIN=flat -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_12_01_walk.bvh)
+  endif()
+  add_test(NAME tool_demo_dump_${case}
+           COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_dump/${case} ${extra}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_dump.cmake)
+  set_tests_properties(tool_demo_dump_${case} PROPERTIES TIMEOUT 180 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+endforeach()
 
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
@@ -75,6 +98,21 @@ if(Python3_Interpreter_FOUND)
   crowdik_bad_input(bench_report_directory 2 "cannot read .*adir: Is a directory" ${report} @WORK@/adir)
   crowdik_bad_input(bench_report_not_json 2 "garbage[.]bvh is not JSON" ${report} @WORK@/garbage.bvh)
   crowdik_bad_input(bench_report_chains_word 2 "invalid int value: 'abc'" ${report} --chains abc @WORK@/x.json)
+  # the report's measures recomputed from its CSV by tools/demo/measures.py
+  # (tests/tools/demo_measures.cmake): the procedural walk, and a run (the
+  # 1.0 m/s still feet) when the clip is present
+  foreach(case walk run)
+    set(extra)
+    if(case STREQUAL "run")
+      set(extra -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_49_04_run_leap.bvh)
+    endif()
+    add_test(NAME tool_demo_measures_${case}
+             COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}
+                     -DSCRIPT=${PROJECT_SOURCE_DIR}/tools/demo/measures.py
+                     -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_measures/${case} ${extra}
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_measures.cmake)
+    set_tests_properties(tool_demo_measures_${case} PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+  endforeach()
 endif()
 
 # Legal BVH variants (channel order, hex floats, root rotation first) pass

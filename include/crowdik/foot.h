@@ -3,24 +3,33 @@
  * every frame, with one batched CCD solve.
  *
  * Pipeline per frame (docs/foot.md has the details and the reasons):
- *   1. cik_foot_crowd_probe        forward kinematics of the animated pose:
- *                                  animated ankle positions and foot
- *                                  orientations; the probe points (x, z)
- *                                  under which each foot looks for ground.
+ *   1. cik_foot_crowd_probe        forward kinematics of the animated pose
+ *                                  (ankle, foot orientation, heel, ball and
+ *                                  toe); the contacts: which feet are planted
+ *                                  (from the animated motion itself, or the
+ *                                  caller's weights), their IK weights, and
+ *                                  the foot locks (a planted foot's contact
+ *                                  point stays where it landed); the probe
+ *                                  points (x, z) under heel, ball and toe.
  *   2. cik_foot_crowd_ground_heightfield   samples a heightfield at the
  *                                  probes, or the caller writes the contact
  *                                  streams itself (its own raycasts).
- *   3. cik_foot_crowd_place        foot targets (contact + ankle height along
- *                                  the normal, blended with the animation by
- *                                  the IK weight), pelvis lowering (clamped,
- *                                  smoothed over frames), the start pose of
- *                                  every leg written into the batch.
+ *   3. cik_foot_crowd_place        foot targets (planted: the foot resting on
+ *                                  the ground at its lock, no point below it;
+ *                                  swing: the animation's angles, never
+ *                                  through the ground), the pelvis lowered
+ *                                  so that the legs keep the animation's
+ *                                  bend and the swing feet its clearance (a
+ *                                  critically damped spring), targets beyond
+ *                                  reach approached softly, the start pose of
+ *                                  every leg (the animation) written into the
+ *                                  batch.
  *   4. cik_foot_crowd_solve        one cik_solve over all legs of all
- *                                  characters.
+ *                                  characters (limb mode: one pass).
  *   5. cik_foot_crowd_align        each ankle turned so the sole lies on the
- *                                  ground normal (blended by the weight),
- *                                  within the ankle's limit; solved ankle
- *                                  positions and foot orientations written.
+ *                                  ground (blended by the weight), within the
+ *                                  ankle's limit; solved ankle, foot
+ *                                  orientation, heel, ball and toe written.
  * cik_foot_crowd_frame runs 1..5 with a heightfield, one block of characters
  * after the other in a single parallel region (the same bits as the five
  * calls in turn, faster: each block stays in the cache). On an engine's own
@@ -29,8 +38,8 @@
  * threads (the same bits again, whatever the split).
  *
  * Conventions: as crowdik.h (single precision, Hamilton quaternions (x, y, z,
- * w), radians). The options' lengths (max pelvis drop, drop speed, the
- * solver's threshold) are in metres; the crowd's world (legs, pelvis,
+ * w), radians). The options' lengths and speeds (max pelvis drop, plant
+ * speeds, lock radius, the solver's threshold) are in metres; the crowd's world (legs, pelvis,
  * heightfield, every output) is in the engine's units, options.units_per_metre
  * of them a metre (1 by default, 100 for an engine in centimetres). +Y is up: the heightfield gives y over (x, z), and the pelvis is
  * lowered along -Y. Time in seconds.
@@ -120,6 +129,12 @@ CIK_API cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int co
 /* ------------------------------------------------------------------------ */
 /* Legs and the crowd                                                       */
 
+/** The points where a foot meets the ground (cik_foot_leg.point). */
+#define CIK_FOOT_HEEL 0
+#define CIK_FOOT_BALL 1
+#define CIK_FOOT_TOE 2
+#define CIK_FOOT_POINTS 3
+
 /** One leg's skeleton. The bind pose (identity rotations) must stand the leg
  *  on flat ground with the sole flat: the sole's up direction is
  *  `sole_normal` in the ankle's frame, and the ankle is `ankle_height` above
@@ -137,56 +152,100 @@ typedef struct cik_foot_leg {
     cik_vec3 sole_normal;
     /** Height of the ankle above the sole (>= 0, world units). */
     float ankle_height;
+    /** Heel, ball (under the toe joint) and toe tip in the ankle's frame,
+     *  at the sole (CIK_FOOT_HEEL, _BALL, _TOE): the ground is probed under
+     *  each, no point of a foot is placed below it, and a planted foot
+     *  rolls over them (docs/foot.md gives the rule that derives them from
+     *  a skeleton with only an ankle and a toe end). All three zero (a
+     *  zeroed leg): each is the point ankle_height below the ankle along
+     *  -sole_normal. */
+    cik_vec3 point[CIK_FOOT_POINTS];
 } cik_foot_leg;
+
+/** Where the planted feet come from (cik_foot_options.contacts). */
+/** From the animated motion: a foot is planted while its heel, ball or
+ *  toe moves slower than plant_speed (released above release_speed, after
+ *  min_contact_time), and its IK weight eases in and out; the crowd keeps
+ *  each foot's state across frames. The weight stream is an output. */
+#define CIK_FOOT_CONTACTS_ANIMATION 0
+/** From the caller's weight stream (in): planted where the weight is 1. */
+#define CIK_FOOT_CONTACTS_WEIGHTS 1
 
 /** Pipeline options. Start from cik_foot_default_options(). */
 typedef struct cik_foot_options {
-    /** The batch solve. Default threshold 2e-4 (0.2 mm), 16 passes. */
+    /** The batch solve. Default threshold 2e-4 (0.2 mm), 16 passes, limb
+     *  mode on (the closed-form two-bone first pass). */
     cik_options solver;
-    /** Frame time in seconds (> 0), for the pelvis smoothing, where a call
-     *  takes no frame time of its own (the calls without dt, and dt 0).
-     *  Default 1/60. */
+    /** Frame time in seconds (> 0), for the calls that take no frame time of
+     *  their own (and dt 0). Default 1/60. */
     float dt;
     /** Most the pelvis may be lowered (>= 0, metres). Default 0.3. */
     float max_pelvis_drop;
-    /** Fastest the pelvis goes down when a foot needs it (> 0, metres per
-     *  second). Default 2.5. */
-    float pelvis_drop_speed;
-    /** Time constant of the pelvis going back up when the need shrinks
-     *  (>= 0 seconds; 0 = at once). Default 0.12. */
-    float pelvis_rise_time;
-    /** Fraction of a leg's full reach (|thigh| + |shin|) kept in reserve so
-     *  the knee never locks straight, in [0, 0.5). Default 0.002. */
+    /** Smoothing time of the pelvis drop (>= 0 seconds; below 1e-6 = none): a
+     *  critically damped spring with this time constant follows the drop
+     *  the legs need, so the pelvis moves with a continuous velocity.
+     *  Default 0.06. */
+    float pelvis_smooth_time;
+    /** Fraction of a leg's full reach (|thigh| + |shin|) it never exceeds,
+     *  so the knee never locks straight, in [0, 0.5). Default 0.002. */
     float reach_margin;
-    /** The start pose each leg's CCD solve begins from (CIK_FOOT_START_*).
-     *  Default CIK_FOOT_START_TWO_BONE. */
+    /** Where the soft approach to full extension starts, as a fraction of
+     *  the reach, in (0, 1]: a target farther than this (and farther than
+     *  the animation's own extension) is brought in smoothly toward
+     *  (1 - reach_margin) of the reach instead of being clamped there, so
+     *  the knee straightens gradually. Default 0.96. */
+    float soft_reach;
+    /** Deprecated (kept for one minor version): every value starts the legs
+     *  from the animation; the closed-form two-bone start is the solver's
+     *  limb mode (solver.ccd.limb). CIK_FOOT_START_* only. */
     int start;
-    /** The engine's world units in a metre (> 0, finite): max_pelvis_drop,
-     *  pelvis_drop_speed and solver.threshold are metres and are multiplied
-     *  by it; legs, pelvis, heightfield and outputs are in the engine's
-     *  units. 1 (metres: Unity, Godot) by default; 100 for centimetres
-     *  (Unreal). 1 changes no bit. */
+    /** The engine's world units in a metre (> 0, finite): the options'
+     *  lengths and speeds are metres and are multiplied by it; legs, pelvis,
+     *  heightfield and outputs are in the engine's units. 1 (metres: Unity,
+     *  Godot) by default; 100 for centimetres (Unreal). 1 changes no bit. */
     float units_per_metre;
+    /** CIK_FOOT_CONTACTS_ANIMATION (default) or CIK_FOOT_CONTACTS_WEIGHTS. */
+    int contacts;
+    /** A foot plants when its slowest point (heel, ball or toe) is slower
+     *  than this (> 0, metres per second) and releases when all of them are
+     *  faster than release_speed (>= plant_speed). Defaults 0.6 and 0.9; a
+     *  run wants about 1.1 and 1.6 (docs/foot.md). */
+    float plant_speed, release_speed;
+    /** Shortest contact (>= 0 seconds): a planted foot stays planted at
+     *  least this long. Default 0.05. */
+    float min_contact_time;
+    /** Times the IK weight takes to come in after a foot plants and to go
+     *  out after it lifts (>= 0 seconds; smoothstep). Defaults 0.05, 0.12. */
+    float ease_in_time, ease_out_time;
+    /** Foot locking (1 on, 0 off; default 1): while planted, the foot's
+     *  contact point and heading stay where it landed. The pivot is the
+     *  lowest of heel, ball and toe in the animation (the foot rolls from
+     *  heel to ball to toe, each held in turn). A lock releases when the
+     *  foot lifts, when the animation has moved lock_radius (> 0, metres;
+     *  default 0.12) away from it, or when holding it would take the leg
+     *  beyond its reach; the foot then blends back to the animation over
+     *  unlock_time (>= 0 seconds; default 0.2). */
+    int lock;
+    float lock_radius, unlock_time;
+    /** Animated rotations outside a joint's limit by less than this angle
+     *  (>= 0, radians) are kept as they are, not clamped: motion capture
+     *  sits slightly off a hinge. 0: every rotation through the clamp (a
+     *  kept one comes back with w >= 0). Default 0.05. */
+    float limit_tolerance;
 } cik_foot_options;
 
-/** Start poses for the leg solve. CCD reaches a target in few passes when
- *  only the direction is off, but opens or closes a knee (a target nearer
- *  or farther than the animated ankle) slowly, a little per pass, most of
- *  all on a near-straight stance leg. So the pipeline can seed the solve:
- *  ANIMATION starts from the animated pose (clamped into the limits); KNEE
- *  also sets the knee hinge angle so that hip-to-ankle distance equals
- *  hip-to-target distance (exact for any hinge axis and bone offsets);
- *  TWO_BONE also swings the hip (shortest arc, hip limit applied) so the
- *  start pose meets the target whenever the limits allow, and CCD refines
- *  what the limits left over. KNEE and TWO_BONE need a hinge knee; other
- *  knees start from the animation. */
+/** Start poses (deprecated, see cik_foot_options.start): all three start
+ *  the legs from the animation. */
 #define CIK_FOOT_START_ANIMATION 0
 #define CIK_FOOT_START_KNEE 1
 #define CIK_FOOT_START_TWO_BONE 2
 
-/** threshold 2e-4, 16 passes, AUTO backend, all threads, dt 1/60, drop 0.3
- *  at most at 2.5 per second, rise time 0.12 s, reach margin 0.002, start
- *  CIK_FOOT_START_TWO_BONE, units_per_metre 1. */
+/** threshold 2e-4, 16 passes, limb mode, AUTO backend, all threads, dt
+ *  1/60, drop at most 0.3 smoothed over 0.06 s, reach margin 0.002, soft
+ *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
+ *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
+ *  and 0.12 s out), locking on (radius 0.12, unlock 0.2 s), limit tolerance
+ *  0.05 rad. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -198,7 +257,7 @@ typedef struct cik_foot_crowd cik_foot_crowd;
  *  (ARGUMENT, NON_FINITE or LIMIT as cik_batch_set_chain) and reports
  *  OUT_OF_MEMORY; on any refusal `*out` is left as it was. The animated
  *  pose starts as the bind pose, pelvis at the origin, weights 1, contacts
- *  flat at height 0. */
+ *  flat at height 0, no foot planted. */
 CIK_API cik_status cik_foot_crowd_create(int character_count, const cik_foot_leg legs[2],
                                          cik_foot_crowd **out);
 
@@ -231,8 +290,9 @@ CIK_API int cik_foot_crowd_character_count(const cik_foot_crowd *crowd);
  *  read results (cik_batch_result) after cik_foot_crowd_solve. */
 CIK_API const cik_batch *cik_foot_crowd_batch(const cik_foot_crowd *crowd);
 
-/** Forgets the pelvis smoothing: the next frame takes the pelvis drop it
- *  needs at once (use after a teleport or a cut). */
+/** Forgets what the crowd carries from frame to frame (pelvis smoothing,
+ *  contacts, foot locks, swing smoothing): the next frame starts afresh
+ *  (use after a teleport or a cut). */
 CIK_API cik_status cik_foot_crowd_reset(cik_foot_crowd *crowd);
 
 /** The crowd's streams: one float per character (`c`) or per foot (`f`),
@@ -244,28 +304,43 @@ typedef struct cik_foot_streams {
     /* in, c: animated pelvis position and rotation (world) */
     float *pelvis_x, *pelvis_y, *pelvis_z;
     float *pelvis_qx, *pelvis_qy, *pelvis_qz, *pelvis_qw;
+    /* in, c: the height of the animation's floor under the character in
+     * the world (where its feet stand on flat ground: the character
+     * controller's ground); where the ground under a swing foot is lower,
+     * the pelvis comes down so that the foot keeps its clearance. Default
+     * 0. */
+    float *floor_y;
     /* in, f: animated local rotations of hip [0], knee [1], ankle [2] */
     float *pose_x[3], *pose_y[3], *pose_z[3], *pose_w[3];
-    /* in, f: IK weight in [0, 1]: 1 = the foot stands on the ground (stance),
-     * 0 = it follows the animation (swing) */
+    /* f: IK weight in [0, 1]: 1 = the foot stands on the ground (stance),
+     * 0 = it follows the animation (swing). In with
+     * CIK_FOOT_CONTACTS_WEIGHTS, out of probe with _ANIMATION. */
     float *weight;
-    /* out of probe, f: animated ankle (world) and where to look for ground */
+    /* out of probe, f: 1 where the foot is planted (in contact) or locked,
+     * else 0; which point the lock holds (CIK_FOOT_HEEL, _BALL, _TOE) */
+    float *planted, *locked, *pivot;
+    /* out of probe, f: animated ankle (world) and, per point (heel, ball,
+     * toe), where to look for ground: under the locked foot where it is
+     * locked */
     float *anim_ankle_x, *anim_ankle_y, *anim_ankle_z;
-    float *probe_x, *probe_z;
-    /* in to place, f: ground contact under the probe: height and unit normal
-     * (written by cik_foot_crowd_ground_heightfield, or by the caller) */
-    float *contact_y, *contact_nx, *contact_ny, *contact_nz;
+    float *probe_x[CIK_FOOT_POINTS], *probe_z[CIK_FOOT_POINTS];
+    /* in to place, f, per point: ground under the probe: height and unit
+     * normal (written by cik_foot_crowd_ground_heightfield, or by the
+     * caller: its raycasts) */
+    float *contact_y[CIK_FOOT_POINTS], *contact_nx[CIK_FOOT_POINTS], *contact_ny[CIK_FOOT_POINTS],
+        *contact_nz[CIK_FOOT_POINTS];
     /* out of place, c: how far the pelvis was lowered (>= 0) */
     float *pelvis_drop;
-    /* out of place, f: the ankle target the legs are solved for (pulled in
-     * to the leg's reach when the pelvis drop was not enough) */
+    /* out of place, f: the ankle target the legs are solved for */
     float *target_x, *target_y, *target_z;
     /* out of align, f: solved local rotations (hip, knee, ankle; these point
      * into the batch's rotation streams) */
     float *solved_x[3], *solved_y[3], *solved_z[3], *solved_w[3];
-    /* out of align, f: solved ankle position and foot orientation (world) */
+    /* out of align, f: solved ankle position and foot orientation (world),
+     * and the solved heel, ball and toe (world) */
     float *ankle_x, *ankle_y, *ankle_z;
     float *foot_qx, *foot_qy, *foot_qz, *foot_qw;
+    float *point_x[CIK_FOOT_POINTS], *point_y[CIK_FOOT_POINTS], *point_z[CIK_FOOT_POINTS];
 } cik_foot_streams;
 
 /** Fills `out` with the crowd's stream pointers. */
@@ -279,9 +354,14 @@ CIK_API cik_status cik_foot_crowd_streams(cik_foot_crowd *crowd, cik_foot_stream
  * its own options' threads and backend (solver.threads, solver.backend);
  * no call depends on the options of an earlier one. */
 
-/** Stage 1: forward kinematics of the animated pose (writes anim_ankle_*,
- *  probe_*). */
+/** Stage 1: forward kinematics of the animated pose, the contacts and the
+ *  foot locks (writes anim_ankle_*, planted, locked, probe_*, and weight
+ *  with CIK_FOOT_CONTACTS_ANIMATION). */
 CIK_API cik_status cik_foot_crowd_probe(cik_foot_crowd *crowd, const cik_foot_options *options);
+
+/** cik_foot_crowd_probe with this frame's time `dt` (as
+ *  cik_foot_crowd_place_dt): the contacts' speeds and timers use it. */
+CIK_API cik_status cik_foot_crowd_probe_dt(cik_foot_crowd *crowd, const cik_foot_options *options, float dt);
 
 /** Stage 2: samples `hf` under every probe into the contact streams;
  *  refuses a bad heightfield (ARGUMENT) after the options. */
@@ -289,7 +369,8 @@ CIK_API cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *crowd, cons
                                                      const cik_foot_options *options);
 
 /** Stage 3: foot targets, pelvis lowering and the legs' start poses (the
- *  animated pose, clamped into the joint limits). */
+ *  animated pose; rotations beyond a limit by more than limit_tolerance
+ *  clamped into it). */
 CIK_API cik_status cik_foot_crowd_place(cik_foot_crowd *crowd, const cik_foot_options *options);
 
 /** cik_foot_crowd_place with this frame's time `dt` in seconds (finite,
@@ -300,7 +381,7 @@ CIK_API cik_status cik_foot_crowd_place_dt(cik_foot_crowd *crowd, const cik_foot
 /** Stage 4: one cik_solve over all legs. */
 CIK_API cik_status cik_foot_crowd_solve(cik_foot_crowd *crowd, const cik_foot_options *options);
 
-/** Stage 5: ankle alignment and the solved ankle and foot outputs. */
+/** Stage 5: ankle alignment and the solved ankle, foot and point outputs. */
 CIK_API cik_status cik_foot_crowd_align(cik_foot_crowd *crowd, const cik_foot_options *options);
 
 /** Stages 1 to 5 with ground from `hf`, block by block (the results are
@@ -332,7 +413,7 @@ typedef struct cik_foot_frame_plan {
     union {
         void *align_pointer;
         double align_double;
-        unsigned char bytes[512];
+        unsigned char bytes[1024];
     } opaque;
 } cik_foot_frame_plan;
 

@@ -50,30 +50,46 @@ cik_foot_options cik_foot_default_options(void)
     o.solver.max_iterations = 16;
     o.dt = 1.0f / 60.0f;
     o.max_pelvis_drop = 0.3f;
-    o.pelvis_drop_speed = 2.5f;
-    o.pelvis_rise_time = 0.12f;
+    o.pelvis_smooth_time = 0.06f;
     o.reach_margin = 0.002f;
-    o.start = CIK_FOOT_START_TWO_BONE;
+    o.soft_reach = 0.96f;
+    o.start = CIK_FOOT_START_ANIMATION;
     o.units_per_metre = 1.0f;
+    o.contacts = CIK_FOOT_CONTACTS_ANIMATION;
+    o.plant_speed = 0.6f;
+    o.release_speed = 0.9f;
+    o.min_contact_time = 0.05f;
+    o.ease_in_time = 0.05f;
+    o.ease_out_time = 0.12f;
+    o.lock = 1;
+    o.lock_radius = 0.12f;
+    o.unlock_time = 0.2f;
+    o.limit_tolerance = 0.05f;
     return o;
 }
 
 /* The foot options' own ranges (check_stage adds the solver's). */
+static int nonneg(float x) { return x >= 0.0f && isfinite(x); }
+static int positive(float x) { return x > 0.0f && isfinite(x); }
+
 static cik_status check_options(const cik_foot_options *o)
 {
-    if (!(o->solver.threshold > 0.0f) || !isfinite(o->solver.threshold) ||
-        o->solver.max_iterations < 0)
-        return CIK_ERROR_OPTIONS;
-    if (!(o->dt > 0.0f) || !isfinite(o->dt)) return CIK_ERROR_OPTIONS;
-    if (!(o->max_pelvis_drop >= 0.0f) || !isfinite(o->max_pelvis_drop)) return CIK_ERROR_OPTIONS;
-    if (!(o->pelvis_drop_speed > 0.0f) || !isfinite(o->pelvis_drop_speed)) return CIK_ERROR_OPTIONS;
-    if (!(o->pelvis_rise_time >= 0.0f) || !isfinite(o->pelvis_rise_time)) return CIK_ERROR_OPTIONS;
+    if (!positive(o->solver.threshold) || o->solver.max_iterations < 0) return CIK_ERROR_OPTIONS;
+    if (!positive(o->dt) || !nonneg(o->max_pelvis_drop) || !nonneg(o->pelvis_smooth_time)) return CIK_ERROR_OPTIONS;
     if (!(o->reach_margin >= 0.0f) || !(o->reach_margin < 0.5f)) return CIK_ERROR_OPTIONS;
+    if (!(o->soft_reach > 0.0f) || !(o->soft_reach <= 1.0f)) return CIK_ERROR_OPTIONS;
     if (o->start < CIK_FOOT_START_ANIMATION || o->start > CIK_FOOT_START_TWO_BONE) return CIK_ERROR_OPTIONS;
-    /* the scale and the lengths it scales (threshold, drop, speed) finite */
+    if (o->contacts != CIK_FOOT_CONTACTS_ANIMATION && o->contacts != CIK_FOOT_CONTACTS_WEIGHTS) return CIK_ERROR_OPTIONS;
+    if (!positive(o->plant_speed) || !positive(o->release_speed) || !(o->release_speed >= o->plant_speed))
+        return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->min_contact_time) || !nonneg(o->ease_in_time) || !nonneg(o->ease_out_time)) return CIK_ERROR_OPTIONS;
+    if ((o->lock != 0 && o->lock != 1) || !positive(o->lock_radius) || !nonneg(o->unlock_time)) return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->limit_tolerance)) return CIK_ERROR_OPTIONS;
+    /* the scale and the lengths it scales finite */
     const float u = o->units_per_metre;
-    if (!(u > 0.0f) || !isfinite(u) || !isfinite(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
-        !isfinite(o->pelvis_drop_speed * u) || !(o->solver.threshold * u > 0.0f))
+    if (!positive(u) || !positive(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
+        !isfinite(o->release_speed * u * o->dt) || !positive(o->lock_radius * u) ||
+        !(o->plant_speed * u * o->dt > 0.0f))
         return CIK_ERROR_OPTIONS;
     /* as cik_solve: a backend this build or CPU lacks has no foot kernels */
     if (!cik_backend_available(o->solver.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
@@ -105,7 +121,8 @@ static cik_status check_leg(const cik_foot_leg *leg)
 {
     if (!leg) return CIK_ERROR_ARGUMENT;
     if (!vec_finite(leg->hip) || !vec_finite(leg->thigh) || !vec_finite(leg->shin) ||
-        !vec_finite(leg->sole_normal) || !isfinite(leg->ankle_height))
+        !vec_finite(leg->sole_normal) || !isfinite(leg->ankle_height) || !vec_finite(leg->point[0]) ||
+        !vec_finite(leg->point[1]) || !vec_finite(leg->point[2]))
         return CIK_ERROR_NON_FINITE;
     if (!(leg->ankle_height >= 0.0f) || !(fm_len(leg->sole_normal) > 1e-6f))
         return CIK_ERROR_ARGUMENT;
@@ -114,8 +131,8 @@ static cik_status check_leg(const cik_foot_leg *leg)
 
 
 /* Writes foot f's leg constants (LEG_*): limits with their half-angle sines and
- * cosines, and the knee's constants for the two-bone start, so that the frame
- * needs no transcendental function per foot. */
+ * cosines (so that the frame needs no transcendental function per foot) and
+ * the foot's points. */
 static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
 {
     float *const *k = cr->k;
@@ -135,30 +152,11 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
                                               CIK__CMIN, CIK__SMAX, CIK__CMAX, CIK__SSWING, CIK__CSWING};
         for (int m = 0; m < LIMIT_COUNT; ++m) L[m][f] = cik__joint_stream(cr->batch, j, from[m])[f];
     }
-    float kA = 0.0f, kB = 0.0f, kC = 0.0f, kM = 0.0f, kts = 0.0f, cphi = 1.0f, sphi = 0.0f;
-    int hinge = l->limit[1].type == CIK_LIMIT_HINGE;
-    if (hinge) {
-        cik_vec3 a = {cik__joint_stream(cr->batch, 1, CIK__AX)[f], cik__joint_stream(cr->batch, 1, CIK__AY)[f],
-                      cik__joint_stream(cr->batch, 1, CIK__AZ)[f]};
-        cik_vec3 t = l->thigh, sv = l->shin;
-        cik_vec3 spar = fm_scale(a, fm_dot(a, sv));
-        cik_vec3 sperp = fm_sub(sv, spar);
-        kC = fm_dot(t, spar);
-        kA = fm_dot(t, sperp);
-        kB = fm_dot(t, fm_cross(a, sperp));
-        kM = sqrtf(kA * kA + kB * kB);
-        kts = fm_dot(t, t) + fm_dot(sv, sv);
-        cphi = kM > 0.0f ? kA / kM : 1.0f;
-        sphi = kM > 0.0f ? kB / kM : 0.0f;
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        k[LEG_PTX + p][f] = l->point[p].x;
+        k[LEG_PTY + p][f] = l->point[p].y;
+        k[LEG_PTZ + p][f] = l->point[p].z;
     }
-    k[LEG_KA][f] = kA;
-    k[LEG_KB][f] = kB;
-    k[LEG_KC][f] = kC;
-    k[LEG_KM][f] = kM;
-    k[LEG_KTS][f] = kts;
-    k[LEG_CPHI][f] = cphi;
-    k[LEG_SPHI][f] = sphi;
-    k[LEG_HINGE][f] = hinge ? 1.0f : 0.0f;
 }
 
 static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
@@ -187,6 +185,9 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
         int f = 2 * character + side;
         cik_foot_leg l = legs[side];
         l.sole_normal = fm_norm(l.sole_normal);
+        if (fm_dot(l.point[0], l.point[0]) == 0.0f && fm_dot(l.point[1], l.point[1]) == 0.0f &&
+            fm_dot(l.point[2], l.point[2]) == 0.0f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) l.point[p] = fm_scale(l.sole_normal, -l.ankle_height);
         for (int j = 0; j < 3; ++j)
             if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = fm_norm(l.limit[j].axis);
         cr->legs[f] = l;
@@ -194,6 +195,25 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
         cr->kstale = 1;
     }
     return CIK_OK;
+}
+
+/* The state carried from frame to frame as a fresh crowd has it: nothing
+ * planted or locked, no blend, no smoothing. */
+static void forget(cik_foot_crowd *cr)
+{
+    cr->primed = 0;
+    memset(cr->c[CHAR_STATE], 0, sizeof(float) * (size_t)cr->characters);
+    memset(cr->c[CHAR_STATEV], 0, sizeof(float) * (size_t)cr->characters);
+    static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
+                               FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS};
+    for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k)
+        memset(cr->f[zero[k]], 0, sizeof(float) * (size_t)cr->feet);
+    for (int f = 0; f < cr->feet; ++f) {
+        cr->f[FOOT_BTIME][f] = 1e30f;
+        cr->f[FOOT_BYC][f] = 1.0f;
+        cr->f[FOOT_YAWC][f] = 1.0f;
+    }
 }
 
 static void *allocate(const cik_allocator *a, size_t size, size_t alignment)
@@ -268,9 +288,10 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     for (int f = 0; f < cr->feet; ++f) {
         cr->f[FOOT_POSE + 9][f] = cr->f[FOOT_POSE + 10][f] = cr->f[FOOT_POSE + 11][f] = 1.0f;
         cr->f[FOOT_WEIGHT][f] = 1.0f;
-        cr->f[FOOT_CNY][f] = 1.0f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) cr->f[FOOT_CNY + p][f] = 1.0f;
         cr->f[FOOT_FQW][f] = cr->f[FOOT_AFW][f] = cr->f[FOOT_DFW][f] = 1.0f;
     }
+    forget(cr);
     *out = cr;
     return CIK_OK;
 }
@@ -312,8 +333,7 @@ const cik_batch *cik_foot_crowd_batch(const cik_foot_crowd *cr) { return cr ? cr
 cik_status cik_foot_crowd_reset(cik_foot_crowd *cr)
 {
     if (!cr) return CIK_ERROR_ARGUMENT;
-    cr->primed = 0;
-    memset(cr->c[CHAR_STATE], 0, sizeof(float) * (size_t)cr->characters);
+    forget(cr);
     return CIK_OK;
 }
 
@@ -330,6 +350,7 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
     o->pelvis_qy = cr->c[CHAR_QY];
     o->pelvis_qz = cr->c[CHAR_QZ];
     o->pelvis_qw = cr->c[CHAR_QW];
+    o->floor_y = cr->c[CHAR_FLOOR];
     for (int j = 0; j < 3; ++j) {
         o->pose_x[j] = cr->f[FOOT_POSE + j];
         o->pose_y[j] = cr->f[FOOT_POSE + 3 + j];
@@ -341,15 +362,23 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
         o->solved_w[j] = cr->bs.rotation_w[j];
     }
     o->weight = cr->f[FOOT_WEIGHT];
+    o->planted = cr->f[FOOT_PLANTED];
+    o->locked = cr->f[FOOT_LOCKED];
+    o->pivot = cr->f[FOOT_PIVOT];
     o->anim_ankle_x = cr->f[FOOT_AAX];
     o->anim_ankle_y = cr->f[FOOT_AAY];
     o->anim_ankle_z = cr->f[FOOT_AAZ];
-    o->probe_x = cr->f[FOOT_PROBEX];
-    o->probe_z = cr->f[FOOT_PROBEZ];
-    o->contact_y = cr->f[FOOT_CY];
-    o->contact_nx = cr->f[FOOT_CNX];
-    o->contact_ny = cr->f[FOOT_CNY];
-    o->contact_nz = cr->f[FOOT_CNZ];
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        o->probe_x[p] = cr->f[FOOT_PROBEX + p];
+        o->probe_z[p] = cr->f[FOOT_PROBEZ + p];
+        o->contact_y[p] = cr->f[FOOT_CY + p];
+        o->contact_nx[p] = cr->f[FOOT_CNX + p];
+        o->contact_ny[p] = cr->f[FOOT_CNY + p];
+        o->contact_nz[p] = cr->f[FOOT_CNZ + p];
+        o->point_x[p] = cr->f[FOOT_PTX + p];
+        o->point_y[p] = cr->f[FOOT_PTY + p];
+        o->point_z[p] = cr->f[FOOT_PTZ + p];
+    }
     o->pelvis_drop = cr->c[CHAR_DROP];
     o->target_x = cr->f[FOOT_TX];
     o->target_y = cr->f[FOOT_TY];
@@ -384,6 +413,15 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* Below this many feet the stages run on the calling thread (a parallel
  * region costs more than the work). */
 #define PARALLEL_MIN_FEET 2048
+/* Settling rounds after align (raise, solve, align): the second catches
+ * the shin's change after the first raise. */
+#define SETTLE_ROUNDS 2
+/* Feet re-solved together by a settling round: one step of the widest
+ * foot kernel (16 AVX-512 lanes, two interleaved), at multiples of it from
+ * foot 0, so a chunk never straddles a range bound and is the same chunk
+ * whatever the split. */
+#define SETTLE_FEET 32
+typedef char settle_chunks_whole_vectors[64 % SETTLE_FEET == 0 && SETTLE_FEET % 32 == 0 ? 1 : -1];
 /* Characters per block of the staged passes. */
 #define BLOCK 128
 /* Ranges (the threads' chunks, the caller's ranges) start and end at
@@ -427,36 +465,71 @@ static void run_kernel(cik__foot_fn vec, cik__foot_fn one, int lanes, const cik_
 }
 #define RUN(k, name, job, f0, f1) run_kernel((k)->name, cik__foot_kernel_scalar.name, (k)->lanes, (job), (f0), (f1))
 
-/* What stage 3 needs from the options and the frame time, worked out once
- * per call. */
-typedef struct place_args {
-    float rise, step, max_drop, margin, threshold;
-    int start, primed;
-} place_args;
+/* What the probe and place stages need from the options and the frame
+ * time, worked out once per call: the options in the crowd's units, rates
+ * per frame, the springs' constants. */
+typedef struct frame_args {
+    float dt;
+    int primed;
+    /* the pelvis spring: 1 / time constant, exp(-dt / time), 0 time: at once */
+    float pelvis_w, pelvis_k;
+    int pelvis_now;
+    float max_drop;
+    cik__foot_job job; /* the fields of the probe and place kernels */
+} frame_args;
 
-/* Lengths in the options are metres; the crowd's world is in
+/* A time below a microsecond (a denormal among them, whose reciprocal
+ * overflows) is no smoothing at all. */
+static void spring_constants(float time, float dt, float *w, float *k, int *now)
+{
+    *now = !(time >= 1e-6f);
+    *w = *now ? 0.0f : 1.0f / time;
+    *k = *now ? 0.0f : expf(-dt / time);
+}
+
+/* Lengths and speeds in the options are metres; the crowd's world is in
  * units_per_metre units (1 * x is x exactly, so the default changes no
  * bit). `dt` is the frame time, 0 for the options' own. */
-static place_args place_prepare(const cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
+static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
 {
-    place_args a;
+    frame_args a;
+    memset(&a, 0, sizeof a);
     const float u = opt->units_per_metre;
     if (dt == 0.0f) dt = opt->dt;
-    a.rise = opt->pelvis_rise_time > 0.0f ? expf(-dt / opt->pelvis_rise_time) : 0.0f;
-    a.step = opt->pelvis_drop_speed * u * dt;
-    a.max_drop = opt->max_pelvis_drop * u;
-    a.margin = opt->reach_margin;
-    a.threshold = opt->solver.threshold * u;
-    a.start = opt->start;
+    a.dt = dt;
     a.primed = cr->primed;
+    spring_constants(opt->pelvis_smooth_time, dt, &a.pelvis_w, &a.pelvis_k, &a.pelvis_now);
+    a.max_drop = opt->max_pelvis_drop * u;
+    cik__foot_job *j = &a.job;
+    j->dt = dt;
+    j->primed = cr->primed;
+    j->contacts = opt->contacts;
+    j->lock = opt->lock;
+    j->plant_speed = opt->plant_speed * u;
+    j->release_speed = opt->release_speed * u;
+    j->min_contact = opt->min_contact_time;
+    /* the weight's easing per frame: all of it at once for a time of 0 */
+    j->ease_in = opt->ease_in_time > dt ? dt / opt->ease_in_time : 1.0f;
+    j->ease_out = opt->ease_out_time > dt ? dt / opt->ease_out_time : 1.0f;
+    j->lock_radius = opt->lock_radius * u;
+    j->unlock_time = opt->unlock_time;
+    j->first_plant = 0.05f * u;
+    j->lift_contact = 0.005f * u;
+    j->settle_depth = 0.0025f * u;
+    j->margin = opt->reach_margin;
+    j->soft = opt->soft_reach;
+    j->threshold = opt->solver.threshold * u;
+    /* tolerance 0: every limited rotation clamped (|dot| is never below 2) */
+    j->tol_cos = opt->limit_tolerance > 0.0f ? cosf(0.5f * opt->limit_tolerance) : 2.0f;
     return a;
 }
 
-/* Copies the pelvis of the block's characters [c0, c1) to both of their
- * feet (SCRATCH_EP*, SCRATCH_EQ*): the kernels' lanes are feet. */
+/* Copies the pelvis and floor of the block's characters [c0, c1) to both
+ * of their feet (SCRATCH_EP*, SCRATCH_EQ*, SCRATCH_EFLOOR): the kernels'
+ * lanes are feet. */
 static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, int c0, int c1)
 {
-    for (int s = 0; s < 7; ++s) {
+    for (int s = 0; s < 8; ++s) {
         const float *src = cr->c[CHAR_PX + s] + c0;
         float *dst = job->s[SCRATCH_EPX + s] + (2 * c0 - job->s0);
         for (int c = 0; c < c1 - c0; ++c) dst[2 * c] = dst[2 * c + 1] = src[c];
@@ -464,30 +537,37 @@ static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, i
 }
 
 /* Stage 3 between the kernel passes, the block's characters [c0, c1): the
- * larger need of the two feet (the lower foot decides), clamped, then
- * smoothed over frames: down at most `step`, up exponentially. */
-static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const place_args *pa, int c0, int c1)
+ * larger need of the two feet (the lower foot decides), clamped, followed
+ * by the critically damped spring (frame_args). */
+static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const frame_args *fa, int c0, int c1)
 {
     const float *need_f = job->s[SCRATCH_NEED] + (2 * c0 - job->s0);
     float *drop_f = job->s[SCRATCH_DROP] + (2 * c0 - job->s0);
-    float *state = cr->c[CHAR_STATE] + c0, *drop = cr->c[CHAR_DROP] + c0;
+    float *state = cr->c[CHAR_STATE] + c0, *vel = cr->c[CHAR_STATEV] + c0, *drop = cr->c[CHAR_DROP] + c0;
+    const float w = fa->pelvis_w, e = fa->pelvis_k, dt = fa->dt;
     for (int c = 0; c < c1 - c0; ++c) {
         float need = 0.0f, n0 = need_f[2 * c], n1 = need_f[2 * c + 1];
         need = n0 > need ? n0 : need;
         need = n1 > need ? n1 : need;
-        need = need > pa->max_drop ? pa->max_drop : need;
-        float s = state[c];
-        if (!pa->primed || !isfinite(s)) s = need;
-        else if (need > s) s = need < s + pa->step ? need : s + pa->step;
-        else {
-            /* the remainder decays toward 0: below 1e-20 it is 0, never a
-             * denormal (which every later use would pay for) */
-            float d = (s - need) * pa->rise;
-            s = need + (fabsf(d) >= 1e-20f ? d : 0.0f);
+        need = need > fa->max_drop ? fa->max_drop : need;
+        float x = state[c], v = vel[c];
+        if (!fa->primed || fa->pelvis_now || !isfinite(x) || !isfinite(v)) {
+            x = need;
+            v = 0.0f;
+        } else {
+            float d = x - need, j = v + w * d;
+            x = need + (d + j * dt) * e;
+            v = (v - w * dt * j) * e;
+            /* below 1e-20 it is 0, never a denormal (which every later
+             * use would pay for) */
+            if (fabsf(x - need) < 1e-20f) x = need;
+            if (fabsf(v) < 1e-20f) v = 0.0f;
         }
-        state[c] = s;
-        drop[c] = s;
-        drop_f[2 * c] = drop_f[2 * c + 1] = s;
+        x = x < 0.0f ? 0.0f : (x > fa->max_drop ? fa->max_drop : x);
+        state[c] = x;
+        vel[c] = v;
+        drop[c] = x;
+        drop_f[2 * c] = drop_f[2 * c + 1] = x;
     }
 }
 
@@ -506,7 +586,7 @@ typedef struct frame_plan {
     cik_foot_crowd *cr;
     const cik__foot_kernel *k;
     cik_heightfield hf; /* a copy of the view, not of the heights */
-    place_args pa;
+    frame_args pa;
     cik__solve_plan solve;
 } frame_plan;
 
@@ -523,20 +603,18 @@ static void run_part(const frame_plan *fp, int c0, int c1)
     const cik__foot_kernel *k = fp->k;
     const int stages = fp->stages;
     const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
-    const place_args *pa = fp->has_pa ? &fp->pa : NULL;
+    const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
     /* the blocks' scratch: on this thread's stack, 30 KiB, never allocated */
     _Alignas(64) float scratch[SCRATCH_COUNT][2 * BLOCK];
     cik__foot_job job;
-    memset(&job, 0, sizeof job);
+    if (pa)
+        job = pa->job;
+    else
+        memset(&job, 0, sizeof job);
     job.f = cr->f;
     job.k = &cr->kc;
     job.bs = &cr->bs;
     for (int i = 0; i < SCRATCH_COUNT; ++i) job.s[i] = scratch[i];
-    if (pa) {
-        job.margin = pa->margin;
-        job.threshold = pa->threshold;
-        job.start = pa->start;
-    }
     if (hf) {
         job.ox = hf->origin_x;
         job.oz = hf->origin_z;
@@ -552,11 +630,12 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job.s0 = f0;
         if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, &job, b, e);
         if (stages & DO_PROBE) RUN(k, probe, &job, f0, f1);
-        if (stages & DO_GROUND) {
-            RUN(k, ground_cells, &job, f0, f1);
-            cik__foot_ground_gather(&job, hf, f0, f1);
-            RUN(k, ground, &job, f0, f1);
-        }
+        if (stages & DO_GROUND)
+            for (job.point = 0; job.point < CIK_FOOT_POINTS; ++job.point) {
+                RUN(k, ground_cells, &job, f0, f1);
+                cik__foot_ground_gather(&job, hf, f0, f1);
+                RUN(k, ground, &job, f0, f1);
+            }
         if (stages & DO_PLACE) {
             RUN(k, place_a, &job, f0, f1);
             pelvis_drop(cr, &job, pa, b, e);
@@ -564,7 +643,30 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         }
         /* the block's legs, while what place wrote is still in the cache */
         if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
-        if (stages & DO_ALIGN) RUN(k, align, &job, f0, f1);
+        if (stages & DO_ALIGN) {
+            RUN(k, align, &job, f0, f1);
+            /* a foot the ankle's limit left with a point below its ground
+             * is raised by that much and its leg solved and aligned once
+             * more (the block's other legs are converged: the solve only
+             * checks them) */
+            for (int round = 0; round < SETTLE_ROUNDS; ++round) {
+                RUN(k, settle, &job, f0, f1);
+                /* per chunk of SETTLE_FEET (whole vectors, at multiples of
+                 * it from foot 0: the same chunks whatever the range
+                 * split, so the bits are too) with a raised foot */
+                const float *moved = job.s[SCRATCH_NEED] - job.s0;
+                int any = 0;
+                for (int c = f0; c < f1; c += SETTLE_FEET) {
+                    int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
+                    for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f;
+                    if (!hit) continue;
+                    any = 1;
+                    cik__solve_range(&fp->solve, c, ce);
+                    RUN(k, align, &job, c, ce);
+                }
+                if (!any) break;
+            }
+        }
     }
 }
 
@@ -636,20 +738,25 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     fp->threads = opt->solver.threads;
     fp->cr = cr;
     fp->k = kernel_for(opt->solver.backend);
-    if (stages & DO_PLACE) {
-        fp->pa = place_prepare(cr, opt, dt);
-        fp->has_pa = 1;
-    }
+    /* every stage's job fields (the align stage's settling reads the
+     * threshold), whichever stages run */
+    fp->pa = frame_prepare(cr, opt, dt);
+    fp->has_pa = 1;
     return CIK_OK;
+}
+
+cik_status cik_foot_crowd_probe_dt(cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
+{
+    frame_plan fp;
+    cik_options so;
+    cik_status s = prepare(cr, opt, dt, DO_PROBE, NULL, &fp, &so);
+    if (s == CIK_OK) run_stages(&fp);
+    return s;
 }
 
 cik_status cik_foot_crowd_probe(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
-    frame_plan fp;
-    cik_options so;
-    cik_status s = prepare(cr, opt, 0.0f, DO_PROBE, NULL, &fp, &so);
-    if (s == CIK_OK) run_stages(&fp);
-    return s;
+    return cik_foot_crowd_probe_dt(cr, opt, 0.0f);
 }
 
 cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf,

@@ -25,27 +25,45 @@
  * terrain with any meaning is that steep: real slopes are never changed. */
 #define CIK__HF_MAX_SLOPE 1e18f
 
-/* Per-character float streams. */
-enum { CHAR_PX, CHAR_PY, CHAR_PZ, CHAR_QX, CHAR_QY, CHAR_QZ, CHAR_QW, CHAR_DROP, CHAR_STATE, CHAR_COUNT };
+/* Per-character float streams: the pelvis and the floor (in; the eight
+ * that pelvis_to_feet copies to the feet, in this order), the drop (out),
+ * the drop spring's state (position, velocity). */
+enum { CHAR_PX, CHAR_PY, CHAR_PZ, CHAR_QX, CHAR_QY, CHAR_QZ, CHAR_QW, CHAR_FLOOR, CHAR_DROP, CHAR_STATE, CHAR_STATEV,
+       CHAR_COUNT };
 
-/* Per-foot float streams: the public ones, then internal ones. */
+/* Per-foot float streams: the public ones, then internal ones. Per-point
+ * streams are three in a row (heel, ball, toe). */
 enum {
     FOOT_POSE = 0, /* 12: x[3] y[3] z[3] w[3] */
     FOOT_WEIGHT = 12,
+    FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT,
     FOOT_AAX, FOOT_AAY, FOOT_AAZ,
-    FOOT_PROBEX, FOOT_PROBEZ,
-    FOOT_CY, FOOT_CNX, FOOT_CNY, FOOT_CNZ,
-    FOOT_TX, FOOT_TY, FOOT_TZ,
+    FOOT_PROBEX, FOOT_PROBEZ = FOOT_PROBEX + 3,
+    FOOT_CY = FOOT_PROBEZ + 3, FOOT_CNX = FOOT_CY + 3, FOOT_CNY = FOOT_CNX + 3, FOOT_CNZ = FOOT_CNY + 3,
+    FOOT_TX = FOOT_CNZ + 3, FOOT_TY, FOOT_TZ,
     FOOT_AX, FOOT_AY, FOOT_AZ,
     FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
-    FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, /* animated foot world rotation */
+    FOOT_PTX, FOOT_PTY = FOOT_PTX + 3, FOOT_PTZ = FOOT_PTY + 3, /* solved points */
+    FOOT_AFX = FOOT_PTZ + 3, FOOT_AFY, FOOT_AFZ, FOOT_AFW, /* animated foot world rotation */
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, /* desired foot world rotation */
+    /* carried from frame to frame: the animated points of the last frame
+     * (the contacts' speeds); the contact's age and the weight's easing
+     * state; the lock's anchor (the pivot's x, z) and heading (the foot's
+     * forward x, z when it locked); the release blend's age, offset (x, z)
+     * and heading turn (half-angle sin, cos about up) */
+    FOOT_PREVX, FOOT_PREVY = FOOT_PREVX + 3, FOOT_PREVZ = FOOT_PREVY + 3,
+    FOOT_CTIME = FOOT_PREVZ + 3, FOOT_EASE,
+    FOOT_ANCX, FOOT_ANCZ, FOOT_ANCFX, FOOT_ANCFZ,
+    FOOT_BTIME, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS, FOOT_BYC,
+    /* from the probe to place, this frame: the planned pivot (x, z) and the
+     * heading turn of the foot (half-angle sin, cos about up) */
+    FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_YAWC,
     FOOT_COUNT
 };
 
 /* Scratch streams of one block (BLOCK characters in crowd.c), on the
  * running thread's stack, so that they never leave the cache: the
- * character's pelvis copied to both of its feet (lanes are feet), the hip's
+ * character's pelvis and floor copied to both of its feet (lanes are feet), the hip's
  * offset from the pelvis in the world, the leg's comfortable reach, what
  * the foot needs of the pelvis drop, the drop; the ground stage's cell
  * fractions, 1 where the point needs the border-aware scalar sample, the
@@ -53,8 +71,8 @@ enum {
  * formula reads (GATHER_* name them). Foot i is element i - s0 of a block's
  * scratch. */
 enum {
-    SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW,
-    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP,
+    SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
+    SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12
 };
@@ -84,10 +102,8 @@ enum {
     LEG_SOLEX, LEG_SOLEY, LEG_SOLEZ, /* unit */
     LEG_AH,                          /* ankle height */
     LEG_REACH,                       /* |thigh| + |shin| */
-    /* the two-bone knee: |t + R(axis, k) s|^2 = kts + 2 (kC + kA cos k +
-     * kB sin k), (cphi, sphi) = (kA, kB) / kM; LEG_HINGE 1 for a hinge knee */
-    LEG_KA, LEG_KB, LEG_KC, LEG_KM, LEG_KTS, LEG_CPHI, LEG_SPHI, LEG_HINGE,
-    LEG_LIMIT, /* LEG_LIMIT + LIMIT_COUNT * joint + LIMIT_*: the prepared limits */
+    LEG_PTX, LEG_PTY = LEG_PTX + 3, LEG_PTZ = LEG_PTY + 3, /* heel, ball, toe (ankle frame) */
+    LEG_LIMIT = LEG_PTZ + 3, /* LEG_LIMIT + LIMIT_COUNT * joint + LIMIT_*: the prepared limits */
     LEG_COUNT = LEG_LIMIT + 3 * LIMIT_COUNT
 };
 
@@ -110,13 +126,26 @@ typedef struct cik__foot_job {
     int s0;
     const cik__foot_consts *k; /* the leg constants */
     const cik_streams *bs; /* the batch's streams */
-    /* place */
-    float margin, threshold;
-    int start;
+    /* the frame time; 1 when the crowd has run a frame since it was made
+     * or reset (the carried state means something) */
+    float dt;
+    int primed;
+    /* probe: contacts (speeds, times and 1 / easing times, 0 for none) and
+     * locks */
+    int contacts, lock;
+    float plant_speed, release_speed, min_contact, ease_in, ease_out;
+    float lock_radius, unlock_time;
+    float first_plant; /* the first frame's plant height above the floor */
+    float lift_contact; /* a toe tip this near its ground holds a heel lift */
+    float settle_depth; /* a point deeper than this below its ground is settled */
+    /* place: reach margin and soft reach; cos of half the limit tolerance */
+    float margin, soft, threshold;
+    float tol_cos;
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */
     float ox, oz, sx, sz, umax, vmax;
     float ix2, iz2;
+    int point; /* the ground passes' point (CIK_FOOT_HEEL, _BALL, _TOE) */
 } cik__foot_job;
 
 /* A pass over feet [begin, end): multiples of `lanes`, 64-byte aligned. */
@@ -130,16 +159,18 @@ typedef struct cik__foot_kernel {
     cik__foot_fn place_a; /* stage 3 before the pelvis drop: targets, desired feet, needs */
     cik__foot_fn place_b; /* stage 3 after it: roots, pulled-in targets, start poses */
     cik__foot_fn align;   /* stage 5 */
+    cik__foot_fn settle;  /* stage 5 after align: targets raised where a point is below its ground */
 } cik__foot_kernel;
 
 /* The one-lane build (src/kernels/isa.c), which also runs the feet left
  * over at a crowd's end; the others are the dispatch table's. */
 extern const cik__foot_kernel cik__foot_kernel_scalar;
 
-/* The ground stage's scalar part (heightfield.c) for points [begin, end)
- * of the job's block, after ground_cells: the SCRATCH_GH heights of the interior
- * points' cells; a point near the border (SCRATCH_GBORDER 1) is sampled here in
- * full, into the contact streams. */
+/* The ground stage's scalar part (heightfield.c) for feet [begin, end) of
+ * the job's block and its point job->point, after ground_cells: the
+ * SCRATCH_GH heights of the interior points' cells; a point near the
+ * border (SCRATCH_GBORDER 1) is sampled here in full, into the contact
+ * streams. */
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
 
 #endif

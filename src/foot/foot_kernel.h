@@ -134,29 +134,260 @@ CIK_INLINE vq apply_limit(const cik__foot_consts *k, int base, int i, vq q)
     return limit_clamp(hinge, swing_twist, &l, q);
 }
 
-/* Stage 1: forward kinematics of the animation: the animated ankle (the
- * probe point under it) and foot orientation. */
+/* smoothstep(x) for x clamped into [0, 1]. */
+CIK_INLINE vf smooth01(vf x)
+{
+    x = v_max(v_min(x, v_set1(1.0f)), v_set1(0.0f));
+    return v_mul(v_mul(x, x), v_fnma(v_set1(2.0f), x, v_set1(3.0f)));
+}
+/* (x, z) turned about +Y by the angle whose half-angle sine and cosine are
+ * (s, c): cos = c^2 - s^2, sin = 2 s c. */
+CIK_INLINE void yaw_xz(vf s, vf c, vf x, vf z, vf *ox, vf *oz)
+{
+    vf co = v_fnma(s, s, v_mul(c, c)), si = v_mul(v_add(s, s), c);
+    *ox = v_fma(co, x, v_mul(si, z));
+    *oz = v_fnma(si, x, v_mul(co, z));
+}
+/* The turn about +Y taking the horizontal direction (ux, uz) onto (vx, vz)
+ * as half-angle (sine, cosine), the shortest arc: normalize(u x v . y,
+ * |u| |v| + u . v). None (0, 1) where either has no length or they are
+ * opposite. */
+CIK_INLINE void yaw_between(vf ux, vf uz, vf vx, vf vz, vf *s, vf *c)
+{
+    vf uu = v_fma(ux, ux, v_mul(uz, uz)), vv = v_fma(vx, vx, v_mul(vz, vz));
+    vf hs = v_fnma(ux, vz, v_mul(uz, vx));
+    vf hc = v_add(v_sqrt(v_mul(uu, vv)), v_fma(ux, vx, v_mul(uz, vz)));
+    vf n2 = v_fma(hs, hs, v_mul(hc, hc));
+    vm ok = v_gt(n2, v_mul(v_set1(1e-12f), v_mul(uu, vv)));
+    vf k = v_rsqrt(v_max(n2, v_set1(K_TINY)));
+    *s = v_sel(ok, v_mul(hs, k), v_set1(0.0f));
+    *c = v_sel(ok, v_mul(hc, k), v_set1(1.0f));
+}
+/* Of three per-point values, the one at index `idx` (0, 1 or 2 as floats). */
+CIK_INLINE vf pick3(vf idx, vf a, vf b, vf c)
+{
+    return v_sel(v_lt(idx, v_set1(0.5f)), a, v_sel(v_lt(idx, v_set1(1.5f)), b, c));
+}
+CIK_INLINE v3 pick3v(vf idx, const v3 p[3])
+{
+    return v3_of(pick3(idx, p[0].x, p[1].x, p[2].x), pick3(idx, p[0].y, p[1].y, p[2].y),
+                 pick3(idx, p[0].z, p[1].z, p[2].z));
+}
+/* A foot's point k in the ankle frame. */
+CIK_INLINE v3 leg_point(const cik__foot_consts *K, int k, int i)
+{
+    return v3_of(kld(K, LEG_PTX + k, i), kld(K, LEG_PTY + k, i), kld(K, LEG_PTZ + k, i));
+}
+
+/* Stage 1: forward kinematics of the animation (the animated ankle, foot
+ * orientation, heel, ball and toe); the contacts (docs/foot.md: a foot is
+ * planted while its slowest point is slow, its weight eased); the foot
+ * locks (the pivot's x, z held where the foot planted, the foot's heading
+ * held, the pivot rolling to a point that comes lower, released into a
+ * blend back to the animation); the probe points under the planned foot. */
 static void k_probe(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
+    const vf z = v_set1(0.0f), one = v_set1(1.0f), dt = v_set1(job->dt), never = v_set1(1e30f);
+    const vf plant2 = v_set1(job->plant_speed * job->plant_speed * job->dt * job->dt);
+    const vf release2 = v_set1(job->release_speed * job->release_speed * job->dt * job->dt);
+    const vf roll_margin = v_set1(job->lock_radius * (3e-3f / 0.12f));
+    const vf radius2 = v_set1(job->lock_radius * job->lock_radius);
     for (int i = begin; i < end; i += CIK_LANES) {
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 p = v3_sld(job, SCRATCH_EPX, i);
         vq w0 = q_mul(r, q_ld(cF, FOOT_POSE + 0, FOOT_POSE + 3, FOOT_POSE + 6, FOOT_POSE + 9, i));
         vq w1 = q_mul(w0, q_ld(cF, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, i));
         vq w2 = q_norm(q_mul(w1, q_ld(cF, FOOT_POSE + 2, FOOT_POSE + 5, FOOT_POSE + 8, FOOT_POSE + 11, i)));
-        v3 a = v3_add(v3_add(v3_add(p, q_rotate(r, kv3(K, LEG_HIPX, i))), q_rotate(w0, kv3(K, LEG_THX, i))),
-                       q_rotate(w1, kv3(K, LEG_SHX, i)));
+        v3 hip = v3_add(p, q_rotate(r, kv3(K, LEG_HIPX, i)));
+        v3 a = v3_add(v3_add(hip, q_rotate(w0, kv3(K, LEG_THX, i))), q_rotate(w1, kv3(K, LEG_SHX, i)));
         v3_st(F, FOOT_AAX, i, a);
-        v_store(F[FOOT_PROBEX] + i, a.x);
-        v_store(F[FOOT_PROBEZ] + i, a.z);
         q_st(F, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i, w2);
+        v3 P[3];
+        vf moved2 = never;
+        for (int k = 0; k < 3; ++k) {
+            P[k] = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
+            v3 d = v3_sub(P[k], v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
+            moved2 = v_min(moved2, v3_dot(d, d));
+            v_store(F[FOOT_PREVX + k] + i, P[k].x);
+            v_store(F[FOOT_PREVY + k] + i, P[k].y);
+            v_store(F[FOOT_PREVZ + k] + i, P[k].z);
+        }
+        /* no last frame, no speed: the first frame plants the feet whose
+         * lowest point is within FIRST_PLANT of the animation's floor, at
+         * full weight */
+        vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(sld(job, SCRATCH_EFLOOR, i), v_set1(job->first_plant)));
+        if (!job->primed) moved2 = never;
+        /* contacts */
+        vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
+        vf age = v_add(ld(cF, FOOT_CTIME, i), dt);
+        vm planted, plant_event;
+        if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
+            vm slow = v_lt(moved2, plant2), fast = v_gt(moved2, release2);
+            if (!job->primed) slow = first_planted;
+            plant_event = w_andnot(slow, was);
+            vm release = w_and(w_and(was, fast), v_ge(age, v_set1(job->min_contact)));
+            planted = w_or(plant_event, w_andnot(was, release));
+            age = v_sel(w_or(plant_event, release), z, age);
+            vf ease = ld(cF, FOOT_EASE, i);
+            ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z); /* NaN: afresh */
+            ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));
+            if (!job->primed) ease = v_sel(planted, one, z);
+            v_store(F[FOOT_EASE] + i, ease);
+            v_store(F[FOOT_WEIGHT] + i, smooth01(ease));
+        } else {
+            vf w = ld(cF, FOOT_WEIGHT, i);
+            planted = v_ge(w, v_set1(0.999f));
+            plant_event = w_andnot(planted, was);
+            age = v_sel(w_or(plant_event, w_andnot(was, planted)), z, age);
+        }
+        v_store(F[FOOT_PLANTED] + i, v_sel(planted, one, z));
+        v_store(F[FOOT_CTIME] + i, age);
+        /* the lowest animated point, and the foot's heading (heel to toe) */
+        vf lo_y = P[0].y, lo_i = z;
+        for (int k = 1; k < 3; ++k) {
+            vm lower = v_lt(P[k].y, lo_y);
+            lo_y = v_sel(lower, P[k].y, lo_y);
+            lo_i = v_sel(lower, v_set1((float)k), lo_i);
+        }
+        vf fax = v_sub(P[2].x, P[0].x), faz = v_sub(P[2].z, P[0].z);
+        /* the release blend so far: offset and heading turn fading out */
+        vf bt = v_add(ld(cF, FOOT_BTIME, i), dt);
+        vf b = job->unlock_time > 0.0f ? v_sub(one, smooth01(v_div(bt, v_set1(job->unlock_time)))) : z;
+        vf bys = ld(cF, FOOT_BYS, i), byc = ld(cF, FOOT_BYC, i);
+        vf sx = v_mul(b, ld(cF, FOOT_BOFX, i)), sz = v_mul(b, ld(cF, FOOT_BOFZ, i));
+        {
+            vf ts = v_mul(b, bys), tc = v_fma(b, v_sub(byc, one), one);
+            vf k = v_rsqrt(v_max(v_fma(ts, ts, v_mul(tc, tc)), v_set1(K_TINY)));
+            bys = v_mul(ts, k);
+            byc = v_mul(tc, k);
+        }
+        /* the lock; the foot's points in the ankle frame, and the foot as
+         * the last frame placed it (the animation's on the first frame) */
+        v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
+        vq last = job->primed ? q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i) : w2;
+        vm locked = v_gt(ld(cF, FOOT_LOCKED, i), z);
+        vf pv = ld(cF, FOOT_PIVOT, i);
+        v3 ppv = pick3v(pv, P);
+        vf ax = ld(cF, FOOT_ANCX, i), az = ld(cF, FOOT_ANCZ, i);
+        /* a lock or blend that a bad frame left non-finite is dropped (the
+         * foot starts afresh), so one bad frame never lasts */
+        {
+            vf chk = v_add(v_add(ax, az), v_add(v_add(sx, sz), v_add(bys, byc)));
+            chk = v_add(chk, v_add(ld(cF, FOOT_ANCFX, i), ld(cF, FOOT_ANCFZ, i)));
+            vm bad = w_not(v_lt(v_abs(chk), v_set1(1e30f)));
+            if (w_any(bad)) {
+                locked = w_andnot(locked, bad);
+                ax = v_sel(bad, z, ax);
+                az = v_sel(bad, z, az);
+                sx = v_sel(bad, z, sx);
+                sz = v_sel(bad, z, sz);
+                bys = v_sel(bad, z, bys);
+                byc = v_sel(bad, one, byc);
+                bt = v_sel(bad, never, bt);
+                v_store(F[FOOT_ANCFX] + i, v_sel(bad, z, ld(cF, FOOT_ANCFX, i)));
+                v_store(F[FOOT_ANCFZ] + i, v_sel(bad, z, ld(cF, FOOT_ANCFZ, i)));
+                v_store(F[FOOT_BOFX] + i, v_sel(bad, z, ld(cF, FOOT_BOFX, i)));
+                v_store(F[FOOT_BOFZ] + i, v_sel(bad, z, ld(cF, FOOT_BOFZ, i)));
+                v_store(F[FOOT_BYS] + i, v_sel(bad, z, ld(cF, FOOT_BYS, i)));
+                v_store(F[FOOT_BYC] + i, v_sel(bad, one, ld(cF, FOOT_BYC, i)));
+            }
+        }
+        vf ys, yc;
+        yaw_between(fax, faz, ld(cF, FOOT_ANCFX, i), ld(cF, FOOT_ANCFZ, i), &ys, &yc);
+        vm released = v_lt(one, z); /* none */
+        if (w_any(locked)) {
+            /* the foot rolls: a point that comes lower than the pivot takes
+             * over, anchored where the planned foot has it (no jump) */
+            vm roll = w_and(locked, w_and(v_gt(v_abs(v_sub(lo_i, pv)), v_set1(0.5f)), v_lt(lo_y, v_sub(ppv.y, roll_margin))));
+            if (w_any(roll)) {
+                /* where the new pivot was in the last frame's placed foot
+                 * (its desired orientation, FOOT_DF*), so the hand-over
+                 * moves nothing */
+                v3 plo = pick3v(lo_i, P);
+                v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
+                ax = v_sel(roll, v_add(ax, o.x), ax);
+                az = v_sel(roll, v_add(az, o.z), az);
+                pv = v_sel(roll, lo_i, pv);
+                ppv = v3_sel(roll, plo, ppv);
+            }
+            /* released when the foot lifts, drifts lock_radius off the
+             * animation, or the held ankle is beyond the leg's reach */
+            vf dx = v_sub(ax, ppv.x), dz = v_sub(az, ppv.z);
+            /* beyond reach: the held pivot farther from the animated hip
+             * than the leg and the foot (ankle to pivot) reach together;
+             * nearer, the pelvis drop and the heel lift (place) hold it */
+            v3 lp = v3_sub(v3_of(ax, ppv.y, az), hip);
+            v3 pvl = pick3v(pv, pts);
+            vf hold = v_add(kld(K, LEG_REACH, i), v_sqrt(v3_dot(pvl, pvl)));
+            vm far = w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), radius2), v_gt(v3_dot(lp, lp), v_mul(hold, hold)));
+            vm release = w_and(locked, w_or(w_not(planted), far));
+            if (!job->lock) release = locked; /* locking turned off: let go, blending */
+            if (w_any(release)) {
+                v_store(F[FOOT_BOFX] + i, v_sel(release, dx, ld(cF, FOOT_BOFX, i)));
+                v_store(F[FOOT_BOFZ] + i, v_sel(release, dz, ld(cF, FOOT_BOFZ, i)));
+                v_store(F[FOOT_BYS] + i, v_sel(release, ys, ld(cF, FOOT_BYS, i)));
+                v_store(F[FOOT_BYC] + i, v_sel(release, yc, ld(cF, FOOT_BYC, i)));
+                bt = v_sel(release, z, bt);
+                /* this frame is the blend's first: all of the offset */
+                sx = v_sel(release, dx, sx);
+                sz = v_sel(release, dz, sz);
+                bys = v_sel(release, ys, bys);
+                byc = v_sel(release, yc, byc);
+                locked = w_andnot(locked, release);
+                released = release;
+            }
+        }
+        /* a lock starts where the foot plants (or, planted after a release,
+         * once the blend is over) at the planned pivot and heading */
+        if (job->lock) {
+            vm start = w_andnot(w_and(planted, w_or(plant_event, v_ge(bt, v_set1(job->unlock_time)))),
+                                w_or(locked, released));
+            if (w_any(start)) {
+                /* the new pivot where the last frame placed it (the
+                 * planned pivot plus the turn of the last desired foot) */
+                v3 plo = pick3v(lo_i, P);
+                vf hx, hz;
+                yaw_xz(bys, byc, fax, faz, &hx, &hz);
+                v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
+                ax = v_sel(start, v_add(v_add(ppv.x, sx), o.x), ax);
+                az = v_sel(start, v_add(v_add(ppv.z, sz), o.z), az);
+                v_store(F[FOOT_ANCFX] + i, v_sel(start, hx, ld(cF, FOOT_ANCFX, i)));
+                v_store(F[FOOT_ANCFZ] + i, v_sel(start, hz, ld(cF, FOOT_ANCFZ, i)));
+                ys = v_sel(start, bys, ys);
+                yc = v_sel(start, byc, yc);
+                pv = v_sel(start, lo_i, pv);
+                ppv = v3_sel(start, plo, ppv);
+                bt = v_sel(start, never, bt);
+                locked = w_or(locked, start);
+            }
+        }
+        v_store(F[FOOT_ANCX] + i, ax);
+        v_store(F[FOOT_ANCZ] + i, az);
+        v_store(F[FOOT_BTIME] + i, v_min(bt, never));
+        v_store(F[FOOT_LOCKED] + i, v_sel(locked, one, z));
+        v_store(F[FOOT_PIVOT] + i, pv);
+        /* the planned foot: the pivot at the anchor (locked) or at the
+         * animation plus the fading offset, the foot turned about it */
+        ys = v_sel(locked, ys, bys);
+        yc = v_sel(locked, yc, byc);
+        vf bx = v_sel(locked, ax, v_add(ppv.x, sx)), bz = v_sel(locked, az, v_add(ppv.z, sz));
+        v_store(F[FOOT_PLX] + i, bx);
+        v_store(F[FOOT_PLZ] + i, bz);
+        v_store(F[FOOT_YAWS] + i, ys);
+        v_store(F[FOOT_YAWC] + i, yc);
+        for (int k = 0; k < 3; ++k) {
+            vf ox, oz;
+            yaw_xz(ys, yc, v_sub(P[k].x, ppv.x), v_sub(P[k].z, ppv.z), &ox, &oz);
+            v_store(F[FOOT_PROBEX + k] + i, v_add(bx, ox));
+            v_store(F[FOOT_PROBEZ + k] + i, v_add(bz, oz));
+        }
     }
 }
 
-/* Stage 2, first pass: each probe point's cell and its position in it, as
+/* Stage 2, first pass (for the job's point of every foot): each probe point's cell and its position in it, as
  * heightfield.c's interior test and formula have them (the same division,
  * floor(u) = (int)u for u >= 1); a point outside the interior is marked
  * for the border-aware scalar sample and its cell is not used. */
@@ -166,7 +397,7 @@ static void k_ground_cells(const cik__foot_job *job, int begin, int end)
     const vf ox = v_set1(job->ox), oz = v_set1(job->oz), sx = v_set1(job->sx), sz = v_set1(job->sz);
     const vf one = v_set1(1.0f), umax = v_set1(job->umax - 2.0f), vmax = v_set1(job->vmax - 2.0f);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vf u = v_div(v_sub(ld(cF, FOOT_PROBEX, i), ox), sx), v = v_div(v_sub(ld(cF, FOOT_PROBEZ, i), oz), sz);
+        vf u = v_div(v_sub(ld(cF, FOOT_PROBEX + job->point, i), ox), sx), v = v_div(v_sub(ld(cF, FOOT_PROBEZ + job->point, i), oz), sz);
         vm inside = w_and(w_and(v_ge(u, one), v_lt(u, umax)), w_and(v_ge(v, one), v_lt(v, vmax)));
         /* border lanes (NaN included) get cell (1, 1): never read */
         u = v_sel(inside, u, one);
@@ -191,6 +422,7 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
+    const int pt = job->point;
     const vf ix2 = v_set1(job->ix2), iz2 = v_set1(job->iz2), one = v_set1(1.0f), z = v_set1(0.0f);
     for (int i = begin; i < end; i += CIK_LANES) {
         vf fu = sld(job, SCRATCH_GU, i), fv = sld(job, SCRATCH_GV, i);
@@ -213,134 +445,129 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf n2 = v_fma(nx, nx, v_fma(ny, ny, v_mul(nz, nz)));
         vf k = v_sel(v_gt(n2, z), v_rsqrt(v_max(n2, v_set1(K_TINY))), one);
         vm border = v_gt(sld(job, SCRATCH_GBORDER, i), z);
-        v_store(F[FOOT_CY] + i, v_sel(border, ld(cF, FOOT_CY, i), height));
-        v_store(F[FOOT_CNX] + i, v_sel(border, ld(cF, FOOT_CNX, i), v_mul(nx, k)));
-        v_store(F[FOOT_CNY] + i, v_sel(border, ld(cF, FOOT_CNY, i), v_mul(ny, k)));
-        v_store(F[FOOT_CNZ] + i, v_sel(border, ld(cF, FOOT_CNZ, i), v_mul(nz, k)));
+        v_store(F[FOOT_CY + pt] + i, v_sel(border, ld(cF, FOOT_CY + pt, i), height));
+        v_store(F[FOOT_CNX + pt] + i, v_sel(border, ld(cF, FOOT_CNX + pt, i), v_mul(nx, k)));
+        v_store(F[FOOT_CNY + pt] + i, v_sel(border, ld(cF, FOOT_CNY + pt, i), v_mul(ny, k)));
+        v_store(F[FOOT_CNZ + pt] + i, v_sel(border, ld(cF, FOOT_CNZ + pt, i), v_mul(nz, k)));
     }
 }
 
-/* Stage 3, first pass: the target (planted: the ankle above the contact
- * along the normal, blended with the animation by the weight, never below
- * the planted height), the desired foot orientation, the hip's world
- * offset, the comfortable reach and what the foot needs of the pelvis drop. */
+/* The most of a planted foot's angle to the ground that place takes out:
+ * 10 degrees (sin of half of it). */
+#define FLAT_TURN_SIN 0.08715574f
+
+/* Stage 3, first pass: the foot's orientation (the animated foot with its
+ * locked heading, tilted with the ground, its sole turned onto the ground
+ * by at most FLAT_TURN, blended by the weight); the
+ * ankle height at which it rests on the ground (no point below it); the
+ * target (planted: resting at the planned place; swing: the animation
+ * shifted by the terrain's smoothed offset from the animation's floor;
+ * blended by the weight, never below resting); the hip's world offset, the
+ * animation's own hip-ankle extension and what the foot needs of the
+ * pelvis drop to keep it. */
 static void k_place_a(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
-    const vf z = v_set1(0.0f), one = v_set1(1.0f), keep = v_set1(1.0f - job->margin);
+    const vf z = v_set1(0.0f), one = v_set1(1.0f);
+    const v3 up = {z, one, z};
     for (int i = begin; i < end; i += CIK_LANES) {
         vf w = ld(cF, FOOT_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
         v3 a = v3_ld(cF, FOOT_AAX, i);
-        v3 n = v3_ld(cF, FOOT_CNX, i);
+        /* the ground: the points' normals averaged, the heights */
+        v3 n = v3_of(z, z, z);
+        vf g[3], gmax = v_set1(-1e30f);
+        for (int k = 0; k < 3; ++k) {
+            n = v3_add(n, v3_of(ld(cF, FOOT_CNX + k, i), ld(cF, FOOT_CNY + k, i), ld(cF, FOOT_CNZ + k, i)));
+            g[k] = ld(cF, FOOT_CY + k, i);
+            gmax = v_max(gmax, g[k]);
+        }
         vf nl2 = v3_dot(n, n);
-        n = v3_sel(v_gt(nl2, v_set1(1e-12f)), v3_scale(n, v_rsqrt(v_max(nl2, v_set1(K_TINY)))), v3_of(z, one, z));
-        /* planted: the ankle above the contact along the normal */
-        vf ah = kld(K, LEG_AH, i);
-        v3 tp = v3_of(v_fma(n.x, ah, a.x), v_fma(n.y, ah, ld(cF, FOOT_CY, i)), v_fma(n.z, ah, a.z));
-        v3 t = v3_of(v_fma(v_sub(tp.x, a.x), w, a.x), v_fma(v_sub(tp.y, a.y), w, a.y), v_fma(v_sub(tp.z, a.z), w, a.z));
-        t.y = v_sel(v_lt(t.y, tp.y), tp.y, t.y); /* no foot below the ground */
-        v3_st(F, FOOT_TX, i, t);
-        /* desired foot orientation: the animated one turned so the sole lies
-         * on the ground normal, blended by the weight */
-        vq af = q_ld(cF, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i);
-        v3 sole = q_rotate(af, kv3(K, LEG_SOLEX, i));
-        vq df = q_sel(v_gt(w, z), q_mul(q_arc_any(sole, n), af), af);
-        df = q_sel(v_lt(w, one), q_nlerp(af, df, w), df);
+        n = v3_sel(v_gt(nl2, v_set1(1e-12f)), v3_scale(n, v_rsqrt(v_max(nl2, v_set1(K_TINY)))), up);
+        /* the orientation */
+        vq yaw = q4(z, ld(cF, FOOT_YAWS, i), z, ld(cF, FOOT_YAWC, i));
+        vq fy = q_mul(yaw, q_ld(cF, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i));
+        /* the ground's tilt added to the animated foot (its own roll and
+         * pitch kept, relative to the ground instead of the animation's
+         * floor), then up to FLAT_TURN of what is left between its sole
+         * and the ground taken out: a foot the animation holds flat within
+         * that lies on the ground, one it rolls keeps its roll beyond it
+         * and turns no faster than the animation does */
+        vq ft = q_mul(q_arc_any(up, n), fy);
+        vq rt = q_arc_any(q_rotate(ft, kv3(K, LEG_SOLEX, i)), n);
+        vf rs2 = v_fma(rt.x, rt.x, v_fma(rt.y, rt.y, v_mul(rt.z, rt.z)));
+        vf part = v_min(one, v_mul(v_set1(FLAT_TURN_SIN), v_rsqrt(v_max(rs2, v_set1(K_TINY)))));
+        rt = q_norm(q4(v_mul(rt.x, part), v_mul(rt.y, part), v_mul(rt.z, part), v_fma(part, v_sub(rt.w, one), one)));
+        vq dp = q_mul(rt, ft);
+        vq df = q_sel(v_lt(w, one), q_nlerp(fy, dp, w), dp);
         q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
-        /* pelvis: what this foot needs beyond the leg's comfortable reach
-         * (or beyond the animation's own extension, if longer) */
+        /* resting: the ankle height that puts the lowest point on its ground */
+        v3 d[3];
+        vf rest = v_set1(-1e30f);
+        for (int k = 0; k < 3; ++k) {
+            d[k] = q_rotate(df, leg_point(K, k, i));
+            rest = v_max(rest, v_sub(g[k], d[k].y));
+        }
+        v3 dpv = pick3v(ld(cF, FOOT_PIVOT, i), d);
+        vf tx = v_sub(ld(cF, FOOT_PLX, i), dpv.x), tz = v_sub(ld(cF, FOOT_PLZ, i), dpv.z);
+        /* the planted target (place_b blends it with the swing target once
+         * the pelvis drop is known) and its resting height */
+        v3_st(F, FOOT_TX, i, v3_of(tx, rest, tz));
+        sst(job, SCRATCH_REST, i, rest);
+        /* the toe tip's offset from the ankle, for the heel lift: it turns
+         * the foot about the toe tip where that rests on its ground (within
+         * 5 mm), else not at all (a lift about a point in the air, or about
+         * the heel, would put the rest of the foot below the ground) */
+        sst(job, SCRATCH_PVX, i, d[CIK_FOOT_TOE].x);
+        sst(job, SCRATCH_PVY, i, d[CIK_FOOT_TOE].y);
+        sst(job, SCRATCH_PVZ, i, d[CIK_FOOT_TOE].z);
+        /* pelvis: the drop that keeps the animation's hip-ankle extension */
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 hip_off = q_rotate(r, kv3(K, LEG_HIPX, i));
         sst(job, SCRATCH_HOX, i, hip_off.x);
         sst(job, SCRATCH_HOY, i, hip_off.y);
         sst(job, SCRATCH_HOZ, i, hip_off.z);
         v3 hip = v3_add(v3_sld(job, SCRATCH_EPX, i), hip_off);
-        vf lim = v_mul(kld(K, LEG_REACH, i), keep);
         v3 ah_v = v3_sub(a, hip);
-        vf anim = v_sqrt(v3_dot(ah_v, ah_v));
-        lim = v_sel(v_gt(anim, lim), anim, lim);
+        vf lim = v_sqrt(v3_dot(ah_v, ah_v));
         sst(job, SCRATCH_LIM, i, lim);
-        /* drop_need: how far the hip must come down so that t is lim away;
-         * nothing when reachable (or NaN) or above the hip, the hip level
-         * when t is beyond reach sideways */
-        v3 v = v3_sub(t, hip);
+        /* how far the hip must come down so that the planted target is lim
+         * away; nothing when nearer (or NaN) or above the hip, the hip level
+         * when it is that far sideways. A swing foot needs the ground's
+         * drop below the animation's floor under it, so that it keeps its
+         * clearance with the animation's angles; blended by the weight */
+        v3 v = v3_sub(v3_of(tx, rest, tz), hip);
         vf lim2 = v_mul(lim, lim), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
         vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
-        sst(job, SCRATCH_NEED, i, v_sel(none, z, need));
+        need = v_sel(none, z, need);
+        vf swing_need = v_max(v_sub(sld(job, SCRATCH_EFLOOR, i), gmax), z);
+        need = v_fma(w, v_sub(need, swing_need), swing_need);
+        sst(job, SCRATCH_NEED, i, need);
     }
 }
 
-/* The knee hinge angle in [lo, hi] that puts the ankle `dist` from the hip:
- * |t + R(axis, k) s| = dist, i.e. kC + kA cos k + kB sin k = (dist^2 - |t|^2
- * - |s|^2) / 2 = want, i.e. kM cos(k - phi) = want. Of the two solutions
- * k = phi +- acos(want / kM), clamped, the one that fits best, nearer the
- * current angle on a tie. Angles are half-angle unit vectors (sin(k/2),
- * cos(k/2)) with cos(k/2) >= 0: cos k and sin k of the solutions follow from
- * the angle-sum identities, the half angle from cos k, limits compare as in
- * vec_math.h's clamp_about_axis, and of two angles the one nearer the current angle (cur_s,
- * cur_c) has the larger cos of half the difference. The mask says where the
- * result differs from the current angle by more than 1e-6 rad (and the knee
- * has a solution). */
-CIK_INLINE vm knee_for_distance(const cik__foot_consts *K, int i, vf dist, vf cur_s, vf cur_c, vf *ks, vf *kc)
-{
-    const int l = LEG_LIMIT + LIMIT_COUNT * 1;
-    const vf z = v_set1(0.0f), one = v_set1(1.0f), half = v_set1(0.5f);
-    vf kM = kld(K, LEG_KM, i), kA = kld(K, LEG_KA, i), kB = kld(K, LEG_KB, i);
-    vf cphi = kld(K, LEG_CPHI, i), sphi = kld(K, LEG_SPHI, i);
-    vf cmax = kld(K, l + LIMIT_CMAX, i), smax = kld(K, l + LIMIT_SMAX, i);
-    vf cmin = kld(K, l + LIMIT_CMIN, i), smin = kld(K, l + LIMIT_SMIN, i);
-    vm valid = v_gt(kM, v_set1(1e-9f));
-    vf want = v_sub(v_mul(half, v_sub(v_mul(dist, dist), kld(K, LEG_KTS, i))), kld(K, LEG_KC, i));
-    vf c = v_div(want, v_sel(valid, kM, one));
-    c = v_max(v_min(c, one), v_set1(-1.0f));
-    vf r = v_sqrt(v_max(v_mul(v_sub(one, c), v_add(one, c)), z)); /* sin(acos c), accurate near c = +-1 */
-    vf best_s = cur_s, best_c = cur_c, best_err = v_set1(INFINITY), best_near = v_set1(-2.0f);
-    for (int k = 0; k < 2; ++k) {
-        vf sr = k ? v_neg(r) : r;
-        vf cosk = v_fnma(sphi, sr, v_mul(cphi, c));
-        vf sink = v_fma(cphi, sr, v_mul(sphi, c));
-        /* half angle, k in [-pi, pi]: cos(k/2) >= 0 */
-        vf hc = v_sqrt(v_max(z, v_mul(half, v_add(one, cosk))));
-        vf hs_far = v_sqrt(v_max(z, v_mul(half, v_sub(one, cosk))));
-        hs_far = v_sel(v_lt(sink, z), v_neg(hs_far), hs_far);
-        vm big = v_gt(hc, half);
-        vf hs = v_sel(big, v_div(sink, v_add(v_sel(big, hc, one), v_sel(big, hc, one))), hs_far);
-        vm up = v_gt(v_fnma(hc, smax, v_mul(hs, cmax)), z);
-        vm lo = w_andnot(v_lt(v_fnma(hc, smin, v_mul(hs, cmin)), z), up);
-        vm clamped = w_or(up, lo);
-        hs = v_sel(up, smax, v_sel(lo, smin, hs));
-        hc = v_sel(up, cmax, v_sel(lo, cmin, hc));
-        cosk = v_sel(clamped, v_fnma(hs, hs, v_mul(hc, hc)), cosk);
-        sink = v_sel(clamped, v_mul(v_add(hs, hs), hc), sink);
-        vf e = v_abs(v_sub(v_fma(kA, cosk, v_mul(kB, sink)), want));
-        vf near = v_fma(hc, cur_c, v_mul(hs, cur_s)); /* cos((k - current) / 2) */
-        vm better = w_or(v_lt(e, v_sub(best_err, v_set1(1e-7f))),
-                         w_and(v_le(v_abs(v_sub(e, best_err)), v_set1(1e-7f)), v_gt(near, best_near)));
-        best_s = v_sel(better, hs, best_s);
-        best_c = v_sel(better, hc, best_c);
-        best_err = v_sel(better, e, best_err);
-        best_near = v_sel(better, near, best_near);
-    }
-    *ks = best_s;
-    *kc = best_c;
-    /* |k - current| > 1e-6 rad: |sin((k - current) / 2)| > 5e-7 */
-    return w_and(valid, v_gt(v_abs(v_fnma(best_c, cur_s, v_mul(best_s, cur_c))), v_set1(5e-7f)));
-}
+/* The most a heel lift turns a foot: 40 degrees (cos, sin). */
+#define LIFT_MAX_COS 0.76604444f
+#define LIFT_MAX_SIN 0.64278761f
 
-/* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP): the
- * roots, the targets pulled in to the reach, the start poses (the animation
- * clamped into the limits, seeded where it misses the target). */
+/* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP):
+ * the roots; a target farther than the animation's extension (and than
+ * soft of the reach) brought in softly toward (1 - margin) of the reach:
+ * d0 + s x / (1 + x), x = (d - d0) / s, s = limit - d0, which leaves d0
+ * with slope 1 and never reaches the limit; the start poses (the
+ * animation, a rotation beyond its limit by more than the tolerance
+ * clamped into it). */
 static void k_place_b(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const cik__foot_consts *K = job->k;
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
-    const vf z = v_set1(0.0f), thr2 = v_set1(job->threshold * job->threshold);
+    const vf z = v_set1(0.0f), one = v_set1(1.0f), keep = v_set1(1.0f - job->margin), soft = v_set1(job->soft);
+    const vf tol = v_set1(job->tol_cos);
     for (int i = begin; i < end; i += CIK_LANES) {
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 pl = v3_sld(job, SCRATCH_EPX, i);
@@ -352,70 +579,92 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v_store(bs->root_rotation_y + i, r.y);
         v_store(bs->root_rotation_z + i, r.z);
         v_store(bs->root_rotation_w + i, r.w);
-        vq q[3];
-        for (int j = 0; j < 3; ++j)
-            q[j] = apply_limit(K, LEG_LIMIT + LIMIT_COUNT * j, i,
-                               q_ld(cF, FOOT_POSE + j, FOOT_POSE + 3 + j, FOOT_POSE + 6 + j, FOOT_POSE + 9 + j, i));
+        /* the target: the swing target (the animated ankle lowered with
+         * the pelvis: the animation's angles) blended into the planted one
+         * by the weight, never below resting */
+        vf w = ld(cF, FOOT_WEIGHT, i), drop = sld(job, SCRATCH_DROP, i);
+        w = v_sel(v_gt(w, z), v_min(w, one), z);
+        v3 ts = v3_ld(cF, FOOT_AAX, i);
+        ts.y = v_sub(ts.y, drop);
         v3 t = v3_ld(cF, FOOT_TX, i);
+        /* a locked foot is held where it is in x and z whatever its weight
+         * (the weight eases its height only) */
+        vf wxz = v_sel(v_gt(ld(cF, FOOT_LOCKED, i), z), one, w);
+        t = v3_of(v_fma(wxz, v_sub(t.x, ts.x), ts.x), v_fma(w, v_sub(t.y, ts.y), ts.y), v_fma(wxz, v_sub(t.z, ts.z), ts.z));
+        t.y = v_max(t.y, sld(job, SCRATCH_REST, i));
         v3 hip = v3_add(pl, v3_sld(job, SCRATCH_HOX, i));
-        /* a target still out of reach after the pelvis drop is pulled in to
-         * the reach: the leg then points at it, knee not locked */
         v3 v = v3_sub(t, hip);
-        vf d2 = v3_dot(v, v), lim = sld(job, SCRATCH_LIM, i);
-        vm pull = v_gt(d2, v_mul(lim, lim));
-        if (w_any(pull)) {
-            t = v3_sel(pull, v3_add(hip, v3_scale(v, v_div(lim, v_sqrt(v_max(d2, v_set1(K_TINY)))))), t);
-            v3_st(F, FOOT_TX, i, t);
-            v = v3_sub(t, hip);
+        vf d2 = v3_dot(v, v), reach = kld(K, LEG_REACH, i);
+        /* the margin keeps the knee off straight, unless the animation's
+         * own leg is straighter */
+        vf lmax = v_max(v_mul(reach, keep), v_min(sld(job, SCRATCH_LIM, i), reach));
+        vf d0 = v_min(v_max(sld(job, SCRATCH_LIM, i), v_mul(reach, soft)), lmax);
+        vm far = v_gt(d2, v_mul(d0, d0));
+        /* heel lift before the soft reach: a planted foot too far from the
+         * hip turns about its toe tip (which stays on the ground) so that
+         * the ankle comes up toward the hip, by at most LIFT_MAX */
+        v3 pv = v3_add(t, v3_sld(job, SCRATCH_PVX, i)); /* the toe tip of the target's foot */
+        vm lift = w_and(far, w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact))));
+        if (w_any(lift)) {
+            v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
+            vf r2 = v3_dot(u, u), r = v_sqrt(r2);
+            u = v3_scale(u, v_rsqrt(v_max(r2, v_set1(K_TINY))));
+            vf hu = v3_dot(h, u);
+            v3 hv3 = v3_sub(h, v3_scale(u, hu));
+            vf hv2 = v3_dot(hv3, hv3), hv = v_sqrt(hv2);
+            v3 vv = v3_scale(hv3, v_rsqrt(v_max(hv2, v_set1(K_TINY))));
+            vf rho = v_sqrt(v_fma(hu, hu, hv2)), irho = v_div(one, v_max(rho, v_set1(K_TINY)));
+            vf kk = v_mul(v_mul(v_sub(v_add(r2, v3_dot(h, h)), v_mul(d0, d0)), v_div(v_set1(0.5f), v_max(r, v_set1(K_TINY)))), irho);
+            vf c2 = v_min(kk, one), s2 = v_sqrt(v_max(v_fnma(c2, c2, one), z));
+            vf ca = v_mul(hu, irho), sa = v_mul(hv, irho);
+            vf cphi = v_fma(ca, c2, v_mul(sa, s2)), sphi = v_fnma(ca, s2, v_mul(sa, c2));
+            vm cap = v_lt(cphi, v_set1(LIFT_MAX_COS));
+            cphi = v_sel(cap, v_set1(LIFT_MAX_COS), cphi);
+            sphi = v_sel(cap, v_set1(LIFT_MAX_SIN), sphi);
+            lift = w_and(lift, w_and(v_gt(sphi, z), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
+                                                          v_gt(hv, v_mul(reach, v_set1(1e-4f))))));
+            if (w_any(lift)) {
+                v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
+                v3 ax = v3_cross(u, vv);
+                vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(one, cphi)));
+                vf sh = v_div(sphi, v_add(ch, ch));
+                vq ql = q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch);
+                vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
+                q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(lift, q_norm(q_mul(ql, df)), df));
+                t = v3_sel(lift, a2, t);
+                v = v3_sub(t, hip);
+                d2 = v3_dot(v, v);
+                far = v_gt(d2, v_mul(d0, d0));
+            }
         }
+        if (w_any(far)) {
+            vf d = v_sqrt(v_max(d2, v_set1(K_TINY)));
+            vf span = v_sub(lmax, d0);
+            vm has_span = v_gt(span, v_mul(reach, v_set1(1e-6f)));
+            vf x = v_div(v_sub(d, d0), v_sel(has_span, span, one));
+            vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
+            t = v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
+        }
+        v3_st(F, FOOT_TX, i, t);
         v_store(bs->target_x + i, t.x);
         v_store(bs->target_y + i, t.y);
         v_store(bs->target_z + i, t.z);
-        v3 thigh = kv3(K, LEG_THX, i), shin = kv3(K, LEG_SHX, i);
-        /* a start pose that already meets the target is left alone */
-        if (job->start != CIK_FOOT_START_ANIMATION) {
-            v3 e = v3_add(hip, q_rotate(q_mul(r, q[0]), v3_add(thigh, q_rotate(q[1], shin))));
-            v3 de = v3_sub(e, t);
-            vm seed = w_and(v_ge(v3_dot(de, de), thr2), v_gt(kld(K, LEG_HINGE, i), z));
-            if (w_any(seed)) {
-                /* the seed: the knee for the distance, then (TWO_BONE) the
-                 * hip swung by the shortest arc toward the target, its limit
-                 * applied */
-                v3 ka = kv3(K, LEG_LIMIT + LIMIT_COUNT + LIMIT_AX, i);
-                vq q1 = q_sel(v_lt(q[1].w, z), q_neg(q[1]), q[1]);
-                vf s = v3_dot(v3_of(q1.x, q1.y, q1.z), ka), n2 = v_fma(s, s, v_mul(q1.w, q1.w));
-                vm nok = v_gt(n2, z);
-                vf nk = v_rsqrt(v_max(n2, v_set1(K_TINY)));
-                vf cur_s = v_sel(nok, v_mul(s, nk), z), cur_c = v_sel(nok, v_mul(q1.w, nk), v_set1(1.0f));
-                vf ks, kc;
-                vm moved = w_and(seed, knee_for_distance(K, i, v_sqrt(v3_dot(v, v)), cur_s, cur_c, &ks, &kc));
-                q[1] = q_sel(moved, q4(v_mul(ka.x, ks), v_mul(ka.y, ks), v_mul(ka.z, ks), kc), q[1]);
-                if (job->start == CIK_FOOT_START_TWO_BONE) {
-                    vq w0 = q_mul(r, q[0]);
-                    v3 el = q_rotate(w0, v3_add(thigh, q_rotate(q[1], shin)));
-                    vf el2 = v3_dot(el, el), bl2 = v3_dot(v, v);
-                    vm ok = w_and(seed, w_and(v_gt(el2, v_set1(1e-12f)), v_gt(bl2, v_set1(1e-12f))));
-                    vq turn = q_arc_any(v3_scale(el, v_rsqrt(v_max(el2, v_set1(K_TINY)))),
-                                    v3_scale(v, v_rsqrt(v_max(bl2, v_set1(K_TINY)))));
-                    ok = w_andnot(ok, v_gt(turn.w, v_set1(0.9999999f)));
-                    if (w_any(ok)) {
-                        vq q0 = q_norm(q_mul(q_conj(r), q_mul(turn, w0)));
-                        q[0] = q_sel(ok, apply_limit(K, LEG_LIMIT, i, q0), q[0]);
-                    }
-                }
-            }
-        }
         for (int j = 0; j < 3; ++j) {
-            v_store(bs->rotation_x[j] + i, q[j].x);
-            v_store(bs->rotation_y[j] + i, q[j].y);
-            v_store(bs->rotation_z[j] + i, q[j].z);
-            v_store(bs->rotation_w[j] + i, q[j].w);
+            vq q = q_ld(cF, FOOT_POSE + j, FOOT_POSE + 3 + j, FOOT_POSE + 6 + j, FOOT_POSE + 9 + j, i);
+            vq c = apply_limit(K, LEG_LIMIT + LIMIT_COUNT * j, i, q);
+            /* the clamp's turn: |dot| is cos of half of it */
+            q = q_sel(v_lt(v_abs(q_dot(q, c)), tol), c, q);
+            v_store(bs->rotation_x[j] + i, q.x);
+            v_store(bs->rotation_y[j] + i, q.y);
+            v_store(bs->rotation_z[j] + i, q.z);
+            v_store(bs->rotation_w[j] + i, q.w);
         }
     }
 }
 
 /* Stage 5: the ankle turned to the desired foot orientation under the
- * solved shin, within its limit; the solved ankle and foot written out. */
+ * solved shin, within its limit; the solved ankle, foot and points written
+ * out. */
 static void k_align(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
@@ -443,7 +692,36 @@ static void k_align(const cik__foot_job *job, int begin, int end)
         vq w2 = q_norm(q_mul(w1, q2));
         v3_st(F, FOOT_AX, i, a);
         q_st(F, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW, i, w2);
+        for (int k = 0; k < 3; ++k) {
+            v3 pt = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
+            v_store(F[FOOT_PTX + k] + i, pt.x);
+            v_store(F[FOOT_PTY + k] + i, pt.y);
+            v_store(F[FOOT_PTZ + k] + i, pt.z);
+        }
     }
 }
 
-const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align};
+/* Stage 5, the settling check after align: a weighted foot with a point
+ * more than 2.5 mm (settle_depth) below its ground (the ankle's limit kept the sole from following a slope
+ * or a bend of the shin) has its target raised by that much, for one more
+ * solve and align of the block; returns through SCRATCH_NEED whether any
+ * foot of the pass moved (1) or not (0), per lane. */
+static void k_settle(const cik__foot_job *job, int begin, int end)
+{
+    float *const *F = job->f;
+    const float *const *cF = (const float *const *)F;
+    const cik_streams *bs = job->bs;
+    const vf z = v_set1(0.0f), eps = v_set1(job->settle_depth);
+    for (int i = begin; i < end; i += CIK_LANES) {
+        vf pen = v_set1(-1e30f);
+        for (int k = 0; k < 3; ++k) pen = v_max(pen, v_sub(ld(cF, FOOT_CY + k, i), ld(cF, FOOT_PTY + k, i)));
+        vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, eps));
+        sst(job, SCRATCH_NEED, i, v_sel(raise, v_set1(1.0f), z));
+        if (!w_any(raise)) continue;
+        vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
+        v_store(F[FOOT_TY] + i, ty);
+        v_store(bs->target_y + i, ty);
+    }
+}
+
+const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align, k_settle};

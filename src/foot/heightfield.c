@@ -169,7 +169,8 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
 {
     const ptrdiff_t row = hf->count_x;
     float *const *f = job->f;
-    const float *px = f[FOOT_PROBEX], *pz = f[FOOT_PROBEZ];
+    const int pt = job->point;
+    const float *px = f[FOOT_PROBEX + pt], *pz = f[FOOT_PROBEZ + pt];
     const float *border = job->s[SCRATCH_GBORDER] - job->s0;
     const int32_t *cx = (const int32_t *)job->s[SCRATCH_GIX] - job->s0, *cz = (const int32_t *)job->s[SCRATCH_GIZ] - job->s0;
     float *h[12];
@@ -202,10 +203,10 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
             continue;
         }
         cik_vec3 n;
-        hf_sample(hf, px[i], pz[i], &f[FOOT_CY][i], &n);
-        f[FOOT_CNX][i] = n.x;
-        f[FOOT_CNY][i] = n.y;
-        f[FOOT_CNZ][i] = n.z;
+        hf_sample(hf, px[i], pz[i], &f[FOOT_CY + pt][i], &n);
+        f[FOOT_CNX + pt][i] = n.x;
+        f[FOOT_CNY + pt][i] = n.y;
+        f[FOOT_CNZ + pt][i] = n.z;
         /* flat ground for the kernel's lane, whose result is not kept */
         for (int g = 0; g < 12; ++g) h[g][i] = 0.0f;
     }

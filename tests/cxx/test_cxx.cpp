@@ -179,6 +179,13 @@ int main()
             CHECK(memcmp(z.solved_w[j], y.solved_w[j], bytes) == 0 && memcmp(z.solved_x[j], y.solved_x[j], bytes) == 0);
         }
         CHECK(memcmp(x.ankle_y, y.ankle_y, bytes) == 0 && memcmp(z.ankle_y, y.ankle_y, bytes) == 0);
+        // a second frame of the same pose: the contacts from the animation
+        // plant and lock every foot, through the face as through C
+        CHECK(cr.frame(ground, &fo) == CIK_OK && cik_foot_crowd_frame(one.get(), &ground, &fo) == CIK_OK);
+        CHECK(fp.init(two, ground, &fo) == CIK_OK && fp.run_range(0, chars) == CIK_OK);
+        for (int f = 0; f < x.foot_count; ++f) CHECK(x.locked[f] == 1.0f && z.locked[f] == 1.0f);
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+            CHECK(memcmp(x.point_y[p], y.point_y[p], bytes) == 0 && memcmp(z.point_y[p], y.point_y[p], bytes) == 0);
         CHECK(cr.batch() == cik_foot_crowd_batch(cr.get()));
     }
     CHECK(live == 0); // the crowd's destructor gave everything back

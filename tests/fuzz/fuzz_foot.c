@@ -3,14 +3,18 @@
  *
  * The input bytes become a crowd (mostly 1 to 24 characters, now and then
  * up to 400, so that a frame spans several blocks) and a list of calls: set_legs
- * with valid and invalid legs, raw writes into the input streams (NaN,
- * infinities, huge values, non-unit quaternions, weights outside [0, 1],
- * contacts), heightfields (degenerate spacings, counts at and beyond
+ * with valid and invalid legs (heel, ball and toe points among the fields),
+ * raw writes into the input streams (NaN, infinities, huge values, non-unit
+ * quaternions, weights outside [0, 1], the floor, each point's contact),
+ * heightfields (degenerate spacings, counts at and beyond
  * CIK_HEIGHTFIELD_MAX_COUNT, huge grids of lazily mapped zeros, cliffs,
- * non-finite heights), every stage and the frame with fuzzed options on
- * every backend (AUTO, the available ones, unavailable and out-of-range
- * values) and 1 or 2 threads, reset, and the limit functions. Properties,
- * a violation aborts:
+ * non-finite heights), every stage (probe and place with and without a
+ * frame time), the frame, and the frame's plan run in ranges, with fuzzed
+ * options (every foot option valid and invalid: contacts, plant and release
+ * speeds, contact time, easing, locks, the pelvis spring, soft reach, limit
+ * tolerance, units) on every backend (AUTO, the available ones, unavailable
+ * and out-of-range values) and 1 or 2 threads, reset, and the limit
+ * functions. Properties, a violation aborts:
  *
  *   - a refused call changes nothing a caller can see (every stream, every
  *     leg, every chain and result of the batch, bitwise), and no hidden
@@ -20,11 +24,13 @@
  *   - create refuses exactly what set_legs refuses and then leaves `*out`
  *     as it was;
  *   - after an accepted frame every character whose inputs are valid
- *     (finite, moderate pelvis and poses, quaternions of any length from
- *     1/4 to 4, any finite weight) over a heightfield with finite moderate
- *     heights has finite outputs: animated and solved ankles, probes,
- *     contacts (unit normals), targets, pelvis drop, foot orientations and
- *     solved rotations;
+ *     (finite, moderate pelvis, floor and poses, quaternions of any length
+ *     from 1/4 to 4, any finite weight) over a heightfield with finite
+ *     moderate heights has finite outputs: animated and solved ankles,
+ *     probes and contacts of every point (unit normals), targets, pelvis
+ *     drop, foot orientations, solved rotations and points; planted and
+ *     locked are 0 or 1, the pivot a point, and a weight from the contacts
+ *     of the animation lies in [0, 1];
  *   - cik_foot_apply_limit and cik_foot_limit_excess give finite values for
  *     a valid limit and a unit rotation.
  *
@@ -150,7 +156,10 @@ static void rd_legs(reader *r, cik_foot_leg legs[2])
         case 10: l->limit[j].min_angle = rd_float(r); break;
         case 11: l->limit[j].max_angle = rd_float(r); break;
         case 12: l->thigh.z = rd_float(r); break;
-        case 13: l->hip.x = rd_float(r); break;
+        case 13: /* a foot point: mostly a plausible one, now and then anything */
+            if (rd_u8(r) & 1) l->point[j] = v3(rd_small(r) / 32, rd_small(r) / 32, rd_small(r) / 16);
+            else l->point[j].z = rd_float(r);
+            break;
         case 14: l->sole_normal.y = rd_float(r); break;
         default: /* a bone of length zero, or both legs alike */
             if (field & 1) l->shin = v3(0, 0, 0);
@@ -280,11 +289,45 @@ static void rd_options(reader *r, cik_foot_options *o)
     uint8_t f = rd_u8(r);
     if (f & 1) o->dt = (f & 2) ? rd_float(r) : 0.001f * (float)(1 + rd_u8(r));
     if (f & 4) o->max_pelvis_drop = (f & 8) ? rd_float(r) : 0.01f * (float)rd_u8(r);
-    if (f & 16) o->pelvis_drop_speed = (f & 8) ? rd_float(r) : 0.05f * (float)rd_u8(r);
-    if (f & 32) o->pelvis_rise_time = (f & 8) ? rd_float(r) : 0.01f * (float)rd_u8(r);
+    if (f & 16) o->pelvis_smooth_time = (f & 8) ? rd_float(r) : 0.005f * (float)rd_u8(r);
+    if (f & 32) o->soft_reach = (f & 8) ? rd_float(r) : 0.005f * (float)rd_u8(r); /* beyond 1 too */
     if (f & 64) o->reach_margin = (f & 8) ? rd_float(r) : 0.002f * (float)rd_u8(r);
     if (f & 128) o->start = (int)(rd_u8(r) % 5) - 1;
     else o->start = rd_u8(r) % 3;
+    /* the contacts and locks: each option, now and then, a fuzzed value
+     * (mostly a valid one, sometimes out of its range) */
+    uint8_t g = rd_u8(r);
+    if (g & 1) {
+        uint8_t c = rd_u8(r);
+        o->contacts = c < 250 ? c % 2 : (int)c - 252; /* -2 .. 3 */
+    }
+    if (g & 2) {
+        uint8_t k = rd_u8(r);
+        o->plant_speed = k < 200 ? 0.02f * (float)(1 + k % 100) : rd_float(r);
+        k = rd_u8(r);
+        /* above the plant speed, or (the last cases) below it or anything */
+        o->release_speed = k < 200 ? o->plant_speed * (1.0f + 0.01f * (float)(k % 100)) : k < 230 ? 0.5f * o->plant_speed
+                                                                                               : rd_float(r);
+    }
+    if (g & 4) o->min_contact_time = (g & 64) ? rd_float(r) : 0.01f * (float)rd_u8(r);
+    if (g & 8) {
+        o->ease_in_time = (g & 64) ? rd_float(r) : 0.005f * (float)rd_u8(r);
+        o->ease_out_time = (g & 64) ? rd_float(r) : 0.005f * (float)rd_u8(r);
+    }
+    if (g & 16) {
+        uint8_t k = rd_u8(r);
+        o->lock = k < 240 ? k % 2 : (int)k - 243; /* -3 .. 12 */
+    }
+    if (g & 32) {
+        o->lock_radius = (g & 64) ? rd_float(r) : 0.005f * (float)rd_u8(r); /* 0 too */
+        o->unlock_time = (g & 64) ? rd_float(r) : 0.01f * (float)rd_u8(r);
+    }
+    if (g & 128) {
+        uint8_t k = rd_u8(r);
+        o->limit_tolerance = k < 220 ? 0.002f * (float)k : rd_float(r);
+        k = rd_u8(r);
+        if (k >= 224) o->units_per_metre = k >= 248 ? rd_float(r) : (k & 1 ? 100.0f : 0.01f);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -313,14 +356,18 @@ static void snap_take(cik_foot_crowd *cr, snapshot *sn)
     cik_foot_streams s;
     CHECK(cik_foot_crowd_streams(cr, &s) == CIK_OK, "streams");
     const size_t C = (size_t)s.character_count * sizeof(float), F = (size_t)s.foot_count * sizeof(float);
-    float *per_c[] = {s.pelvis_x, s.pelvis_y, s.pelvis_z, s.pelvis_qx, s.pelvis_qy, s.pelvis_qz, s.pelvis_qw,
-                      s.pelvis_drop};
-    float *per_f[] = {s.weight,    s.anim_ankle_x, s.anim_ankle_y, s.anim_ankle_z, s.probe_x,  s.probe_z,
-                      s.contact_y, s.contact_nx,   s.contact_ny,   s.contact_nz,   s.target_x, s.target_y,
-                      s.target_z,  s.ankle_x,      s.ankle_y,      s.ankle_z,      s.foot_qx,  s.foot_qy,
-                      s.foot_qz,   s.foot_qw};
+    float *per_c[] = {s.pelvis_x,  s.pelvis_y,  s.pelvis_z, s.pelvis_qx,   s.pelvis_qy,
+                      s.pelvis_qz, s.pelvis_qw, s.floor_y,  s.pelvis_drop};
+    float *per_f[] = {s.weight,       s.planted,  s.locked,   s.pivot,    s.anim_ankle_x, s.anim_ankle_y,
+                      s.anim_ankle_z, s.target_x, s.target_y, s.target_z, s.ankle_x,      s.ankle_y,
+                      s.ankle_z,      s.foot_qx,  s.foot_qy,  s.foot_qz,  s.foot_qw};
     for (size_t i = 0; i < sizeof per_c / sizeof per_c[0]; ++i) snap_add(sn, per_c[i], C);
     for (size_t i = 0; i < sizeof per_f / sizeof per_f[0]; ++i) snap_add(sn, per_f[i], F);
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+        float *q[] = {s.probe_x[p],    s.probe_z[p], s.contact_y[p], s.contact_nx[p], s.contact_ny[p],
+                      s.contact_nz[p], s.point_x[p], s.point_y[p],   s.point_z[p]};
+        for (size_t k = 0; k < sizeof q / sizeof q[0]; ++k) snap_add(sn, q[k], F);
+    }
     for (int j = 0; j < 3; ++j) {
         float *q[] = {s.pose_x[j],   s.pose_y[j],   s.pose_z[j],   s.pose_w[j],
                       s.solved_x[j], s.solved_y[j], s.solved_z[j], s.solved_w[j]};
@@ -368,7 +415,7 @@ static int quat_ok(float x, float y, float z, float w)
 static int character_valid(const cik_foot_streams *s, int c)
 {
     if (!finite_within(s->pelvis_x[c], 1e4f) || !finite_within(s->pelvis_y[c], 1e4f) ||
-        !finite_within(s->pelvis_z[c], 1e4f))
+        !finite_within(s->pelvis_z[c], 1e4f) || !finite_within(s->floor_y[c], 1e4f))
         return 0;
     if (!quat_ok(s->pelvis_qx[c], s->pelvis_qy[c], s->pelvis_qz[c], s->pelvis_qw[c])) return 0;
     for (int side = 0; side < 2; ++side) {
@@ -391,11 +438,17 @@ static int legs_moderate(cik_foot_crowd *cr, int c)
             if (!finite_within(v[k].x, 1e3f) || !finite_within(v[k].y, 1e3f) || !finite_within(v[k].z, 1e3f))
                 return 0;
         if (!finite_within(legs[s].ankle_height, 1e3f)) return 0;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+            if (!finite_within(legs[s].point[p].x, 1e3f) || !finite_within(legs[s].point[p].y, 1e3f) ||
+                !finite_within(legs[s].point[p].z, 1e3f))
+                return 0;
     }
     return 1;
 }
 
-static void check_finite_outputs(cik_foot_crowd *cr)
+/* `contacts`: the frame's options' (a weight from the animation's contacts
+ * lies in [0, 1]). */
+static void check_finite_outputs(cik_foot_crowd *cr, int contacts)
 {
     cik_foot_streams s;
     CHECK(cik_foot_crowd_streams(cr, &s) == CIK_OK, "streams");
@@ -404,21 +457,32 @@ static void check_finite_outputs(cik_foot_crowd *cr)
         CHECK(isfinite(s.pelvis_drop[c]), "character %d: pelvis drop %g", c, s.pelvis_drop[c]);
         for (int side = 0; side < 2; ++side) {
             int f = 2 * c + side;
-            const float out[] = {s.anim_ankle_x[f], s.anim_ankle_y[f], s.anim_ankle_z[f], s.probe_x[f],
-                                 s.probe_z[f],      s.contact_y[f],    s.contact_nx[f],   s.contact_ny[f],
-                                 s.contact_nz[f],   s.target_x[f],     s.target_y[f],     s.target_z[f],
-                                 s.ankle_x[f],      s.ankle_y[f],      s.ankle_z[f],      s.foot_qx[f],
-                                 s.foot_qy[f],      s.foot_qz[f],      s.foot_qw[f]};
+            const float out[] = {s.anim_ankle_x[f], s.anim_ankle_y[f], s.anim_ankle_z[f], s.target_x[f],
+                                 s.target_y[f],     s.target_z[f],     s.ankle_x[f],      s.ankle_y[f],
+                                 s.ankle_z[f],      s.foot_qx[f],      s.foot_qy[f],      s.foot_qz[f],
+                                 s.foot_qw[f]};
             for (size_t k = 0; k < sizeof out / sizeof out[0]; ++k)
                 CHECK(isfinite(out[k]), "character %d foot %d: output %zu is %g", c, f, k, out[k]);
+            CHECK((s.planted[f] == 0.0f || s.planted[f] == 1.0f) && (s.locked[f] == 0.0f || s.locked[f] == 1.0f),
+                  "foot %d: planted %g, locked %g", f, s.planted[f], s.locked[f]);
+            CHECK(s.pivot[f] == 0.0f || s.pivot[f] == 1.0f || s.pivot[f] == 2.0f, "foot %d: pivot %g", f, s.pivot[f]);
+            if (contacts == CIK_FOOT_CONTACTS_ANIMATION)
+                CHECK(s.weight[f] >= 0.0f && s.weight[f] <= 1.0f, "foot %d: weight %g from the contacts", f,
+                      s.weight[f]);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                const float pts[] = {s.probe_x[p][f], s.probe_z[p][f], s.contact_y[p][f], s.point_x[p][f],
+                                     s.point_y[p][f], s.point_z[p][f]};
+                for (size_t k = 0; k < sizeof pts / sizeof pts[0]; ++k)
+                    CHECK(isfinite(pts[k]), "character %d foot %d point %d: output %zu is %g", c, f, p, k, pts[k]);
+                float nl = sqrtf(s.contact_nx[p][f] * s.contact_nx[p][f] + s.contact_ny[p][f] * s.contact_ny[p][f] +
+                                 s.contact_nz[p][f] * s.contact_nz[p][f]);
+                CHECK(fabsf(nl - 1.0f) < 1e-3f, "foot %d point %d: contact normal of length %g", f, p, nl);
+            }
             for (int j = 0; j < 3; ++j)
                 CHECK(isfinite(s.solved_x[j][f]) && isfinite(s.solved_y[j][f]) && isfinite(s.solved_z[j][f]) &&
                           isfinite(s.solved_w[j][f]),
                       "character %d foot %d: solved rotation %d (%g %g %g %g)", c, f, j, s.solved_x[j][f],
                       s.solved_y[j][f], s.solved_z[j][f], s.solved_w[j][f]);
-            float nl = sqrtf(s.contact_nx[f] * s.contact_nx[f] + s.contact_ny[f] * s.contact_ny[f] +
-                             s.contact_nz[f] * s.contact_nz[f]);
-            CHECK(fabsf(nl - 1.0f) < 1e-3f, "foot %d: contact normal of length %g", f, nl);
         }
     }
 }
@@ -441,26 +505,32 @@ enum {
     OP_RESET,
     OP_LIMIT,
     OP_MISC,
+    OP_PLAN, /* the frame's plan, run in ranges */
     OP_KINDS
 };
 
-/* The input streams a write may hit: per character 0..6, per foot 7... */
+/* The input streams a write may hit: per character 0..7, per foot 8...
+ * (the weight, then each point's contact). */
 static float *input_stream(const cik_foot_streams *s, int k, int *per_foot)
 {
-    float *c[] = {s->pelvis_x, s->pelvis_y, s->pelvis_z, s->pelvis_qx, s->pelvis_qy, s->pelvis_qz, s->pelvis_qw};
-    *per_foot = k >= 7;
-    if (k < 7) return c[k];
-    k -= 7;
+    float *c[] = {s->pelvis_x,  s->pelvis_y,  s->pelvis_z,  s->pelvis_qx,
+                  s->pelvis_qy, s->pelvis_qz, s->pelvis_qw, s->floor_y};
+    *per_foot = k >= 8;
+    if (k < 8) return c[k];
+    k -= 8;
     if (k < 12) {
         int j = k % 3;
         float *q[] = {s->pose_x[j], s->pose_y[j], s->pose_z[j], s->pose_w[j]};
         return q[k / 3];
     }
     k -= 12;
-    float *f[] = {s->weight, s->contact_y, s->contact_nx, s->contact_ny, s->contact_nz};
-    return f[k % 5];
+    if (k == 0) return s->weight;
+    k -= 1;
+    int p = (k / 4) % CIK_FOOT_POINTS;
+    float *f[] = {s->contact_y[p], s->contact_nx[p], s->contact_ny[p], s->contact_nz[p]};
+    return f[k % 4];
 }
-#define INPUT_STREAMS (7 + 12 + 5)
+#define INPUT_STREAMS (8 + 12 + 1 + 4 * CIK_FOOT_POINTS)
 
 typedef struct world {
     cik_foot_crowd *a, *b; /* b gets only what a accepted */
@@ -493,7 +563,7 @@ typedef struct world {
 
 static void pose_character(reader *r, world *w, int c)
 {
-    float x = rd_small(r), y = 0.9f + rd_small(r) / 64, z = rd_small(r);
+    float x = rd_small(r), y = 0.9f + rd_small(r) / 64, z = rd_small(r), floor = rd_small(r) / 32;
     cik_quat pq = rd_unit(r);
     float scale = (rd_u8(r) & 7) ? 1.0f : 0.5f + (float)(rd_u8(r) % 64) / 32.0f; /* non-unit now and then */
     for (int t = 0; t < 2; ++t) {
@@ -505,6 +575,7 @@ static void pose_character(reader *r, world *w, int c)
         s->pelvis_qy[c] = pq.y * scale;
         s->pelvis_qz[c] = pq.z * scale;
         s->pelvis_qw[c] = pq.w * scale;
+        s->floor_y[c] = floor;
     }
     for (int side = 0; side < 2; ++side) {
         int f = 2 * c + side;
@@ -529,7 +600,8 @@ static void run_op(reader *r, world *w)
     const int C = w->sa.character_count;
     cik_status last = CIK_OK;
     uint8_t kind = rd_u8(r) % OP_KINDS;
-    if ((kind == OP_SOLVE || kind == OP_FRAME || kind == OP_FRAME2) && ++w->frames > MAX_FRAMES) kind = OP_PROBE;
+    if ((kind == OP_SOLVE || kind == OP_FRAME || kind == OP_FRAME2 || kind == OP_PLAN) && ++w->frames > MAX_FRAMES)
+        kind = OP_PROBE;
     switch (kind) {
     case OP_SET_LEGS: {
         cik_foot_leg legs[2];
@@ -563,7 +635,16 @@ static void run_op(reader *r, world *w)
         break;
     }
     case OP_GROUND_NEW: rd_ground(r, &w->g); break;
-    case OP_PROBE: BOTH(cik_foot_crowd_probe(w->a, NULL), cik_foot_crowd_probe(w->b, NULL), "probe"); break;
+    case OP_PROBE: {
+        cik_foot_options o;
+        rd_options(r, &o);
+        uint8_t how = rd_u8(r);
+        const cik_foot_options *op = how < 16 ? NULL : &o;
+        float dt = how >= 224 ? rd_float(r) : 0.002f * (float)(how % 32); /* 0: the options' */
+        if (how & 1) BOTH(cik_foot_crowd_probe(w->a, op), cik_foot_crowd_probe(w->b, op), "probe");
+        else BOTH(cik_foot_crowd_probe_dt(w->a, op, dt), cik_foot_crowd_probe_dt(w->b, op, dt), "probe_dt");
+        break;
+    }
     case OP_GROUND:
         if (!w->g.drawn) rd_ground(r, &w->g);
         BOTH(cik_foot_crowd_ground_heightfield(w->a, &w->g.hf, NULL),
@@ -574,8 +655,12 @@ static void run_op(reader *r, world *w)
     case OP_ALIGN: {
         cik_foot_options o;
         rd_options(r, &o);
-        const cik_foot_options *op = (rd_u8(r) == 0) ? NULL : &o;
-        if (kind == OP_PLACE) BOTH(cik_foot_crowd_place(w->a, op), cik_foot_crowd_place(w->b, op), "place");
+        uint8_t how = rd_u8(r);
+        const cik_foot_options *op = how == 0 ? NULL : &o;
+        float dt = how >= 224 ? rd_float(r) : 0.002f * (float)(how % 32);
+        if (kind == OP_PLACE && (how & 1))
+            BOTH(cik_foot_crowd_place_dt(w->a, op, dt), cik_foot_crowd_place_dt(w->b, op, dt), "place_dt");
+        else if (kind == OP_PLACE) BOTH(cik_foot_crowd_place(w->a, op), cik_foot_crowd_place(w->b, op), "place");
         if (kind == OP_SOLVE) BOTH(cik_foot_crowd_solve(w->a, op), cik_foot_crowd_solve(w->b, op), "solve");
         if (kind == OP_ALIGN) BOTH(cik_foot_crowd_align(w->a, op), cik_foot_crowd_align(w->b, op), "align");
         break;
@@ -585,9 +670,51 @@ static void run_op(reader *r, world *w)
         cik_foot_options o;
         rd_options(r, &o);
         if (!w->g.drawn) rd_ground(r, &w->g);
-        const cik_heightfield *hf = (rd_u8(r) == 0) ? NULL : &w->g.hf;
-        BOTH(cik_foot_crowd_frame(w->a, hf, &o), cik_foot_crowd_frame(w->b, hf, &o), "frame");
-        if (last == CIK_OK && w->g.valid_heights) check_finite_outputs(w->a);
+        uint8_t how = rd_u8(r);
+        const cik_heightfield *hf = how == 0 ? NULL : &w->g.hf;
+        float dt = how >= 224 ? rd_float(r) : 0.002f * (float)(how % 32);
+        if (how & 1) BOTH(cik_foot_crowd_frame_dt(w->a, hf, &o, dt), cik_foot_crowd_frame_dt(w->b, hf, &o, dt), "frame_dt");
+        else BOTH(cik_foot_crowd_frame(w->a, hf, &o), cik_foot_crowd_frame(w->b, hf, &o), "frame");
+        if (last == CIK_OK && w->g.valid_heights) check_finite_outputs(w->a, o.contacts);
+        break;
+    }
+    case OP_PLAN: {
+        /* the frame's plan on a and, once accepted, the same on b: ranges
+         * of fuzzed bounds (refusals change nothing), then the rest of the
+         * crowd in aligned ranges, so that every character ran once */
+        cik_foot_options o;
+        rd_options(r, &o);
+        if (!w->g.drawn) rd_ground(r, &w->g);
+        float dt = rd_u8(r) >= 224 ? rd_float(r) : 0.0f;
+        static cik_foot_frame_plan pa, pb;
+        BOTH(cik_foot_crowd_frame_plan_init(&pa, w->a, &w->g.hf, &o, dt),
+             cik_foot_crowd_frame_plan_init(&pb, w->b, &w->g.hf, &o, dt), "plan_init");
+        if (last != CIK_OK) break;
+        const int A = CIK_FOOT_RANGE_ALIGNMENT;
+        /* a bad range first: refused, nothing changed */
+        int b0 = (int)(rd_u8(r) % 8) * 8 - 16, e0 = b0 + (int)(rd_u8(r) % 80);
+        int aligned = (b0 % A == 0 || b0 == C) && (e0 % A == 0 || e0 == C) && b0 >= 0 && b0 <= e0 && e0 <= C;
+        if (!aligned) {
+            snap_take(w->a, &w->s0);
+            CHECK(cik_foot_crowd_frame_range(&pa, b0, e0) == CIK_ERROR_ARGUMENT, "range [%d, %d) of %d accepted",
+                  b0, e0, C);
+            snap_take(w->a, &w->s1);
+            CHECK(snap_same(&w->s0, &w->s1), "a refused range changed the crowd");
+        }
+        /* the crowd in ranges, last first on a, in order on b */
+        int nr = (C + A - 1) / A;
+        for (int k = nr - 1; k >= 0; --k) {
+            int e = (k + 1) * A < C ? (k + 1) * A : C;
+            CHECK(cik_foot_crowd_frame_range(&pa, k * A, e) == CIK_OK, "range [%d, %d)", k * A, e);
+        }
+        for (int k = 0; k < nr; ++k) {
+            int e = (k + 1) * A < C ? (k + 1) * A : C;
+            CHECK(cik_foot_crowd_frame_range(&pb, k * A, e) == CIK_OK, "range [%d, %d)", k * A, e);
+        }
+        snap_take(w->a, &w->s0);
+        snap_take(w->b, &w->s1);
+        CHECK(snap_same(&w->s0, &w->s1), "the plan's ranges in another order differ");
+        if (w->g.valid_heights) check_finite_outputs(w->a, o.contacts);
         break;
     }
     case OP_RESET: BOTH(cik_foot_crowd_reset(w->a), cik_foot_crowd_reset(w->b), "reset"); break;
@@ -620,6 +747,8 @@ static void run_op(reader *r, world *w)
         CHECK(cik_foot_crowd_get_legs(w->a, 0, NULL) == CIK_ERROR_ARGUMENT, "get_legs NULL");
         CHECK(cik_foot_crowd_streams(NULL, &s) == CIK_ERROR_ARGUMENT, "streams NULL");
         CHECK(cik_foot_crowd_probe(NULL, NULL) == CIK_ERROR_ARGUMENT, "probe NULL");
+        CHECK(cik_foot_crowd_probe_dt(NULL, NULL, 0.0f) == CIK_ERROR_ARGUMENT, "probe_dt NULL");
+        CHECK(cik_foot_crowd_frame_range(NULL, 0, 0) == CIK_ERROR_ARGUMENT, "range NULL");
         CHECK(cik_foot_crowd_character_count(w->a) == C, "character count");
         BOTH(cik_foot_crowd_set_legs(w->a, 0, NULL), cik_foot_crowd_set_legs(w->b, 0, NULL), "set_legs NULL");
         BOTH(cik_foot_crowd_ground_heightfield(w->a, NULL, NULL), cik_foot_crowd_ground_heightfield(w->b, NULL, NULL),
@@ -677,7 +806,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         w->g.hf = hf;
         BOTH(cik_foot_crowd_frame(w->a, &w->g.hf, NULL), cik_foot_crowd_frame(w->b, &w->g.hf, NULL), "last frame");
         CHECK(last == CIK_OK, "the last frame was refused: %d", (int)last);
-        check_finite_outputs(w->a);
+        check_finite_outputs(w->a, CIK_FOOT_CONTACTS_ANIMATION);
     }
     cik_foot_crowd_destroy(w->a);
     cik_foot_crowd_destroy(w->b);

@@ -10,6 +10,7 @@
 #define CROWDIK_DEMO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "crowdik/crowdik.h"
 #include "crowdik/foot.h"
@@ -37,11 +38,10 @@ static inline float demo_percentile(const float *sorted, size_t n, float p)
 
 /* ---------------------------------------------------------------- motion.c */
 
-/* What the demo knows about one character's legs beyond the pipeline:
- * where toe and heel lie in the ankle frame (for drawing and penetration). */
+/* One character's legs; heel, ball and toe are the legs' points
+ * (cik_foot_leg.point, ankle frame). */
 typedef struct rig {
     cik_foot_leg leg[2];
-    cik_vec3 toe[2], heel[2];
 } rig;
 
 /* One character's animated pose, character space. */
@@ -58,14 +58,29 @@ typedef struct clip_anim {
     float dt;   /* seconds per clip frame */
     pose *poses;
     cik_vec3 travel; /* root travel over the loop, character space, metres */
+    float speed;     /* mean speed over the loop, metres per second */
     float scale;
     rig rig;
     char legs_desc[160];
 } clip_anim;
 
-/* Hills everywhere, a RIDGE_SLOPE_DEG ridge along x, 10 cm steps along z. */
+/* The ground (--terrain): procedural (hills everywhere, a RIDGE_SLOPE_DEG
+ * ridge along x, 10 cm steps along z) or flat (height 0). */
+enum { TERRAIN_PROCEDURAL, TERRAIN_FLAT };
+void terrain_select(int kind);
+/* The selected terrain's exact height at (x, z). */
 float terrain(float x, float z);
-/* The workload legs (support/legs.h) at body size s, toe and heel added. */
+/* Its exact unit normal at (x, z): central differences of the exact shape
+ * at 1 mm, the steps left out (a step's top and foot are level: the normal
+ * is up on either side of the edge). */
+cik_vec3 terrain_normal(float x, float z);
+/* Where (x, z) lies, for the measures: TERRAIN_AT_STEP within 15 cm (along
+ * z) of a step's edge, TERRAIN_AT_SLOPE on a ridge flank, else
+ * TERRAIN_AT_OTHER (always on flat ground). */
+enum { TERRAIN_AT_STEP, TERRAIN_AT_SLOPE, TERRAIN_AT_OTHER, TERRAIN_AT_COUNT };
+int terrain_place(float x, float z);
+/* The workload legs (support/legs.h) at body size s, heel, ball and toe
+ * added. */
 void procedural_rig(float s, rig *r);
 /* Procedural walk at time t (seconds) for body size s. */
 void walk_pose(const rig *r, float s, float t, pose *out);
@@ -86,9 +101,15 @@ typedef struct demo_options {
     /* --view FILE.html: the animated page (view.c), written from the
      * frame hook below when set */
     const char *view_path;
+    /* --dump FILE.csv: one row per frame and foot (measure.c) */
+    const char *dump_path;
     float bvh_scale;
     cik_backend backend;
-    int start; /* CIK_FOOT_START_* */
+    int start;    /* CIK_FOOT_START_* */
+    int terrain;  /* TERRAIN_* */
+    int exact;    /* --ground exact: the demo's own contacts from terrain() */
+    int contacts; /* CIK_FOOT_CONTACTS_* */
+    float plant_speed; /* --plant-speed (m/s), 0 = by the motion */
 } demo_options;
 
 typedef struct character {
@@ -98,8 +119,9 @@ typedef struct character {
 
 /* Per drawn frame and pictured character: pelvis, both legs' hip, knee,
  * ankle, heel, toe, as animated and as solved; per foot the stance it is
- * planted in (counted from 1 along the run; 0 in swing), so that the
- * picture draws a planted foot once and not once per pose. */
+ * planted in (counted from 1 along the run; 0 in swing; planted as the
+ * pipeline's planted stream says), so that the picture draws a planted
+ * foot once and not once per pose. */
 typedef struct record {
     cik_vec3 anim[2][5], solved[2][5];
     cik_vec3 pelvis, pelvis_solved;
@@ -108,19 +130,35 @@ typedef struct record {
 
 enum { ST_ANIM, ST_PROBE, ST_GROUND, ST_PLACE, ST_SOLVE, ST_ALIGN, ST_TOTAL, ST_COUNT };
 
+/* ---------------------------------------------------------------- measure.c */
+
+/* The joints and points of a leg in a dump row, in order. */
+enum { RP_HIP, RP_KNEE, RP_ANKLE, RP_HEEL, RP_BALL, RP_TOE, RP_COUNT };
+
+/* One frame and foot as --dump writes it (world, metres): the animated
+ * positions by forward kinematics of the animated pose, the solved ones
+ * from the solved rotations and the lowered pelvis, the true terrain height
+ * under the solved heel, ball and toe; then the pivot, the exact ground
+ * normal under the solved ball and the sole's up, animated and solved. */
+typedef struct foot_row {
+    int frame, character, side;
+    float weight, planted, locked, pelvis_drop;
+    cik_vec3 anim[RP_COUNT], solved[RP_COUNT];
+    float ground_y[CIK_FOOT_POINTS];
+    float pivot;
+    cik_vec3 ground_n, anim_sole_n, solved_sole_n;
+} foot_row;
+
+/* The measures' samples, and what they carry from frame to frame. */
+typedef struct demo_measures demo_measures;
+
 /* What the report prints. */
 typedef struct demo_stats {
     float *times[ST_COUNT]; /* seconds per frame and stage */
-    float *err_stance, *tilt_stance, *pen_stance; /* per stance foot-frame */
-    size_t n_stance;
     double passes, converged, solved_chains, drop_sum;
-    float drop_max, swing_pen_max;
-    /* the stance foot farthest from the ground, to say where the max is */
-    struct {
-        float err, above, drop;
-        int frame, character, side;
-    } worst;
+    float drop_max;
     long violations, hinge_back;
+    demo_measures *m;
 } demo_stats;
 
 typedef struct demo_scene demo_scene;
@@ -140,7 +178,9 @@ struct demo_scene {
     int draw_frames;
     record *rec; /* draw_frames x PANELS */
     int stances[PANELS][2]; /* stances begun so far per pictured foot */
-    int planted[PANELS][2]; /* whether that foot is in stance (weight 1) now */
+    int planted[PANELS][2]; /* whether that foot is planted now */
+    int run; /* the motion is a run (mean speed over RUN_SPEED) */
+    FILE *dump; /* --dump */
     demo_frame_hook hook;
     void *hook_user;
 };
@@ -156,6 +196,27 @@ int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errs
 int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz);
 void scene_free(demo_scene *sc);
 void stats_free(demo_stats *st);
+/* A clip faster than this on average (m/s) is a run: the contacts plant and
+ * release at RUN_PLANT_SPEED / RUN_RELEASE_SPEED, and the evaluator's still
+ * feet are those slower than 1.0 m/s instead of 0.5. */
+#define RUN_SPEED 1.8f
+#define RUN_PLANT_SPEED 1.1f
+#define RUN_RELEASE_SPEED 1.6f
+
+/* measure.c: the row of frame `fr`, foot f = 2 c + side, from the streams
+ * after the align stage. */
+void measure_row(const demo_scene *sc, const cik_foot_streams *s, int fr, int c, int side, foot_row *r);
+/* The measures' storage for `frames` frames of `characters`; NULL when out
+ * of memory. */
+demo_measures *measures_create(int frames, int characters, int run);
+void measures_free(demo_measures *m);
+/* Adds one row (rows come frame by frame, in foot order). */
+void measures_add(demo_measures *m, const foot_row *r);
+/* The CSV's header line and one row (no error handling: ferror after). */
+void dump_header(FILE *fp);
+void dump_row(FILE *fp, const foot_row *r);
+/* Prints the measures' table through `out` (printf-like). */
+void measures_report(demo_measures *m, void (*out)(const char *fmt, ...));
 
 /* ---------------------------------------------------------------- draw.c */
 

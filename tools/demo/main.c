@@ -4,14 +4,16 @@
  *
  * With no arguments: 1000 characters, a procedural walk cycle, procedural
  * terrain (hills, a 15-degree ridge, 10 cm steps), 300 frames at 60 Hz. It
- * prints the time per frame and per stage, how well the stance feet meet the
- * ground, limit violations and convergence, and writes an SVG of a few
+ * prints the time per frame and per stage, the measures of the feet
+ * (measure.c: contacts, feet on the ground, locks, knees, pelvis, swing
+ * legs), limit violations and convergence, and writes an SVG of a few
  * characters side-on. --bvh FILE drives the crowd with a motion-capture clip;
- * --view FILE.html also writes the whole run as a 3D page (view.h).
+ * --view FILE.html also writes the whole run as a 3D page (view.h); --dump
+ * FILE.csv the rows the measures come from.
  *
  * This file: the command line and the report. motion.c: terrain, rigs, the
- * walk and the clip; scene.c: the crowd and its frames; draw.c: the picture;
- * view.c: the 3D page.
+ * walk and the clip; scene.c: the crowd and its frames; measure.c: the rows
+ * and the measures; draw.c: the picture; view.c: the 3D page.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -29,9 +31,10 @@ static const char *usage =
     "\n"
     "Runs a crowd walking over uneven ground and places every foot every frame\n"
     "with crowdik's batched foot-placement pipeline. Prints the time per frame\n"
-    "and per stage, how well the stance feet meet the ground, joint-limit\n"
-    "violations and solver convergence, and writes an SVG of a few characters\n"
-    "side-on (animated legs faint, solved legs solid).\n"
+    "and per stage, the measures of the feet (contacts, feet on the ground,\n"
+    "locks, knees, pelvis, swing legs; docs/foot.md), joint-limit violations\n"
+    "and solver convergence, and writes an SVG of a few characters side-on\n"
+    "(animated legs faint, solved legs solid).\n"
     "\n"
     "  --characters N   crowd size (default 1000)\n"
     "  --frames N       frames to run at 60 Hz (default 300 = 5 s)\n"
@@ -48,9 +51,21 @@ static const char *usage =
     "  --bvh-scale F    file units to metres (default: detected)\n"
     "  --legs L:R       leg joints for --bvh, e.g.\n"
     "                   LeftUpLeg,LeftLeg,LeftFoot,LeftToeBase:RightUpLeg,RightLeg,RightFoot,RightToeBase\n"
-    "  --start MODE     leg solve start pose: two-bone (default; knee and hip\n"
-    "                   seeded analytically, CCD refines), knee (knee seeded),\n"
-    "                   animation (plain CCD from the animated pose)\n"
+    "  --start MODE     deprecated, no effect: the legs start from the animation\n"
+    "                   and the solver's limb mode seeds them (animation, knee,\n"
+    "                   two-bone accepted)\n"
+    "  --terrain KIND   procedural (default: hills, a 15-degree ridge, 10 cm steps)\n"
+    "                   or flat (height 0 everywhere)\n"
+    "  --ground KIND    heightfield (default: the pipeline samples a 10 cm grid of\n"
+    "                   the terrain) or exact (the demo gives the ground under heel,\n"
+    "                   ball and toe from the terrain's exact shape, as raycasts do)\n"
+    "  --contacts FROM  animation (default: the pipeline finds the planted feet in\n"
+    "                   the motion) or weights (the demo's own weights, to compare)\n"
+    "  --plant-speed V  plant below V m/s, release above 1.5 V (default 0.6 and 0.9;\n"
+    "                   1.1 and 1.6 for a clip faster than 1.8 m/s on average)\n"
+    "  --dump PATH      also a CSV, one row per frame and foot: contacts, pelvis\n"
+    "                   drop, animated and solved hip, knee, ankle, heel, ball, toe,\n"
+    "                   the ground under the solved heel, ball, toe (docs/foot.md)\n"
     "  --quiet          print the report only (no progress line)\n"
     "  --help           this text\n"
     "\n"
@@ -73,6 +88,22 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     *out = (int)v;
     return 0;
 }
+
+/* `v` among `names` (count of them) into *out: 0, or -1. */
+static int parse_name(const char *v, const char *const *names, int count, int *out)
+{
+    for (int k = 0; k < count; ++k)
+        if (!strcmp(v, names[k])) {
+            *out = k;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *const terrain_names[2] = {"procedural", "flat"};
+static const char *const ground_names[2] = {"heightfield", "exact"};
+/* in the order of CIK_FOOT_CONTACTS_ANIMATION, _WEIGHTS */
+static const char *const contacts_names[2] = {"animation", "weights"};
 
 static int parse_backend(const char *v, cik_backend *out)
 {
@@ -97,6 +128,15 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     else if (!strcmp(a, "--png")) o->png_path = v;
     else if (!strcmp(a, "--view")) o->view_path = v;
     else if (!strcmp(a, "--bvh")) o->bvh_path = v;
+    else if (!strcmp(a, "--dump")) o->dump_path = v;
+    else if (!strcmp(a, "--terrain")) return parse_name(v, terrain_names, 2, &o->terrain) ? 1 : 0;
+    else if (!strcmp(a, "--ground")) return parse_name(v, ground_names, 2, &o->exact) ? 1 : 0;
+    else if (!strcmp(a, "--contacts")) return parse_name(v, contacts_names, 2, &o->contacts) ? 1 : 0;
+    else if (!strcmp(a, "--plant-speed")) {
+        char *e;
+        o->plant_speed = strtof(v, &e);
+        return *e || !(o->plant_speed > 0) || !isfinite(o->plant_speed) ? 1 : 0;
+    }
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
         char *e;
@@ -117,7 +157,8 @@ static int parse_option(const char *a, const char *v, demo_options *o)
 static int parse_args(int argc, char **argv, demo_options *o)
 {
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
-                                       "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start"};
+                                       "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
+                                       "--dump", "--terrain", "--ground", "--contacts", "--plant-speed"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -176,7 +217,7 @@ static void report(const char *fmt, ...)
 
 static void print_report(const demo_scene *sc, demo_stats *st)
 {
-    static const char *stage_name[ST_COUNT] = {"animation (input)", "probe (FK)", "ground", "place",
+    static const char *stage_name[ST_COUNT] = {"animation (input)", "probe (FK, contacts)", "ground", "place",
                                                "solve", "align", "frame (probe..align)"};
     const demo_options *o = sc->opt;
     cik_foot_options fo = cik_foot_default_options();
@@ -184,37 +225,26 @@ static void print_report(const demo_scene *sc, demo_stats *st)
            cik_version(), o->characters, 2 * o->characters, o->frames,
            cik_backend_name(o->backend == CIK_BACKEND_AUTO ? cik_backend_best() : o->backend),
            o->threads ? "threads as given" : "all threads");
-    report("solve: CCD from the %s start pose, threshold %.2f mm, at most %d passes\n", start_names[o->start],
-           1e3 * fo.solver.threshold, fo.solver.max_iterations);
+    report("solve: threshold %.2f mm, at most %d passes; contacts from the %s%s; ground: %s terrain, %s\n",
+           1e3 * fo.solver.threshold, fo.solver.max_iterations, o->contacts ? "demo's weights" : "animation",
+           sc->run ? " (a run: plant 1.1, release 1.6 m/s)" : "", terrain_names[o->terrain],
+           o->exact ? "exact (the demo's own contacts)" : "heightfield");
     if (o->bvh_path)
         report("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m)\n", o->bvh_path,
                sc->clip.frames, 1.0 / sc->clip.dt, sc->clip.scale, sc->clip.legs_desc,
                sc->clip.rig.leg[0].ankle_height);
     else
-        report("motion: procedural walk, 1.1 m/s, 1 s cycle; terrain: hills, %.0f-degree ridge, 10 cm steps\n",
-               RIDGE_SLOPE_DEG);
+        report("motion: procedural walk, 1.1 m/s, 1 s cycle\n");
+    if (o->plant_speed > 0)
+        report("contacts: plant below %.2f m/s, release above %.2f m/s\n", o->plant_speed, 1.5 * o->plant_speed);
     report("\ntime per frame (ms)      median      p99\n");
-    const size_t nf = (size_t)o->frames, n = st->n_stance;
+    const size_t nf = (size_t)o->frames;
     for (int k = 0; k < ST_COUNT; ++k) {
         qsort(st->times[k], nf, sizeof(float), demo_cmp_float);
-        report("  %-22s %8.3f %8.3f\n", stage_name[k], 1e3 * demo_percentile(st->times[k], nf, 0.5f),
-               1e3 * demo_percentile(st->times[k], nf, 0.99f));
+        report("  %-22s %8.3f %8.3f\n", k == ST_GROUND && o->exact ? "ground (exact, demo)" : stage_name[k],
+               1e3 * demo_percentile(st->times[k], nf, 0.5f), 1e3 * demo_percentile(st->times[k], nf, 0.99f));
     }
-    qsort(st->err_stance, n, sizeof(float), demo_cmp_float);
-    qsort(st->tilt_stance, n, sizeof(float), demo_cmp_float);
-    qsort(st->pen_stance, n, sizeof(float), demo_cmp_float);
-    report("\nstance feet (%zu foot-frames)     median      p99      max\n", n);
-    report("  sole to ground (mm)       %8.3f %8.3f %8.3f\n", 1e3 * demo_percentile(st->err_stance, n, 0.5f),
-           1e3 * demo_percentile(st->err_stance, n, 0.99f), n ? 1e3 * st->err_stance[n - 1] : 0.0);
-    report("  sole off normal (deg)     %8.3f %8.3f %8.3f\n", demo_percentile(st->tilt_stance, n, 0.5f),
-           demo_percentile(st->tilt_stance, n, 0.99f), n ? st->tilt_stance[n - 1] : 0.0);
-    report("  toe/heel penetration (mm) %8.3f %8.3f %8.3f\n", 1e3 * demo_percentile(st->pen_stance, n, 0.5f),
-           1e3 * demo_percentile(st->pen_stance, n, 0.99f), n ? 1e3 * st->pen_stance[n - 1] : 0.0);
-    report("  swing sole penetration max (mm) %.3f\n", 1e3 * fmaxf(0.0f, st->swing_pen_max));
-    if (st->worst.err >= 0.0f)
-        report("  farthest: character %d, frame %d, %s foot, sole %.1f mm %s the ground (pelvis lowered %.1f mm)\n",
-               st->worst.character, st->worst.frame, st->worst.side ? "right" : "left", 1e3 * fabsf(st->worst.above),
-               st->worst.above >= 0.0f ? "above" : "below", 1e3 * st->worst.drop);
+    measures_report(st->m, report);
     report("\nlimit violations: %ld (knees bent backwards: %ld)\n", st->violations, st->hinge_back);
     report("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * st->converged / st->solved_chains,
            st->passes / st->solved_chains);
@@ -222,12 +252,21 @@ static void print_report(const demo_scene *sc, demo_stats *st)
            1e3 * st->drop_sum / ((double)o->frames * o->characters), 1e3 * st->drop_max);
 }
 
+/* --view: the page and each foot's planted and locked bits of a frame. */
+typedef struct view_hook_data {
+    view *vw;
+    unsigned char *state;
+} view_hook_data;
+
 /* scene_run's frame hook for --view: the frame's legs into the page. */
 static int view_hook(void *user, const demo_scene *sc, int frame, const cik_foot_streams *s)
 {
-    (void)sc;
     (void)frame;
-    return view_frame((view *)user, s, NULL);
+    view_hook_data *d = user;
+    for (int f = 0; f < 2 * sc->characters; ++f)
+        d->state[f] = (unsigned char)((s->planted[f] > 0.5f ? VIEW_FOOT_PLANTED : 0u) |
+                                      (s->locked[f] > 0.5f ? VIEW_FOOT_LOCKED : 0u));
+    return view_frame(d->vw, s, d->state);
 }
 
 int main(int argc, char **argv)
@@ -254,21 +293,29 @@ int main(int argc, char **argv)
         return EXIT_CANNOT_RUN;
     }
     view *vw = NULL;
+    view_hook_data hook = {NULL, NULL};
     int rc = scene_create(&o, &sc, err, sizeof err);
     /* --view: the page records every character's legs every frame, from
      * scene_run's frame hook */
     if (rc == 0 && o.view_path) {
         char title[256];
         snprintf(title, sizeof title, "%d characters, %s", sc.characters, o.bvh_path ? o.bvh_path : "procedural walk");
-        if (!(vw = view_create(sc.characters, (float)DEMO_HZ, title))) {
+        vw = view_create(sc.characters, (float)DEMO_HZ, title);
+        hook.state = malloc(2 * (size_t)sc.characters);
+        if (!vw || !hook.state) {
             snprintf(err, sizeof err, "out of memory for --view");
             rc = EXIT_CANNOT_RUN;
         } else {
-            for (int c = 0; c < sc.characters; ++c)
-                view_set_legs(vw, c, sc.rigs[c].leg, sc.rigs[c].heel, sc.rigs[c].toe);
+            for (int c = 0; c < sc.characters; ++c) {
+                const cik_foot_leg *l = sc.rigs[c].leg;
+                cik_vec3 heel[2] = {l[0].point[CIK_FOOT_HEEL], l[1].point[CIK_FOOT_HEEL]};
+                cik_vec3 toe[2] = {l[0].point[CIK_FOOT_TOE], l[1].point[CIK_FOOT_TOE]};
+                view_set_legs(vw, c, l, heel, toe);
+            }
             report_copy = view_report(vw);
+            hook.vw = vw;
             sc.hook = view_hook;
-            sc.hook_user = vw;
+            sc.hook_user = &hook;
         }
     }
     if (rc == 0 && scene_run(&sc, &st, err, sizeof err)) rc = EXIT_CANNOT_RUN;
@@ -302,6 +349,7 @@ int main(int argc, char **argv)
 done:
     report_copy = NULL;
     view_destroy(vw);
+    free(hook.state);
     stats_free(&st);
     scene_free(&sc);
     return rc;

@@ -16,17 +16,49 @@
 
 /* ---------------------------------------------------------------- terrain */
 
-/* Hills everywhere; a ridge along x (period 24 m: 4 m up at 15 degrees, 4 m
- * flat, 4 m down, 12 m flat); 10 cm steps along z (up at z = 8 mod 16, down
- * at z = 0 mod 16). */
+static int terrain_kind = TERRAIN_PROCEDURAL;
+
+void terrain_select(int kind) { terrain_kind = kind; }
+
+/* The procedural terrain in double precision: in float, x + 2400 is only
+ * good to 0.24 mm, which would put steps of that size into the ridge and
+ * noise into a 1 mm difference. Hills everywhere; a ridge along x (period
+ * 24 m: 4 m up at 15 degrees, 4 m flat, 4 m down, 12 m flat). */
+static double terrain_smooth(double x, double z)
+{
+    double h = 0.18 * sin(0.31 * x + 0.5) * cos(0.23 * z) + 0.07 * sin(0.83 * x - 0.61 * z);
+    double k = tan(RIDGE_SLOPE_DEG * 3.14159265358979323846 / 180.0);
+    double xm = fmod(x + 2400.0, 24.0);
+    double r = xm < 4 ? k * xm : (xm < 8 ? 4 * k : (xm < 12 ? k * (12 - xm) : 0));
+    return h + r;
+}
+
+/* 10 cm steps along z: up at z = 8 mod 16, down at z = 0 mod 16. */
+static double terrain_step(double z) { return fmod(z + 1600.0, 16.0) >= 8.0 ? 0.10 : 0.0; }
+
 float terrain(float x, float z)
 {
-    float h = 0.18f * sinf(0.31f * x + 0.5f) * cosf(0.23f * z) + 0.07f * sinf(0.83f * x - 0.61f * z);
-    float k = tanf(RIDGE_SLOPE_DEG * SM_PI_F / 180.0f);
-    float xm = fmodf(x + 2400.0f, 24.0f);
-    float r = xm < 4 ? k * xm : (xm < 8 ? 4 * k : (xm < 12 ? k * (12 - xm) : 0));
-    float zm = fmodf(z + 1600.0f, 16.0f);
-    return h + r + (zm >= 8.0f ? 0.10f : 0.0f);
+    if (terrain_kind == TERRAIN_FLAT) return 0.0f;
+    return (float)(terrain_smooth(x, z) + terrain_step(z));
+}
+
+cik_vec3 terrain_normal(float x, float z)
+{
+    if (terrain_kind == TERRAIN_FLAT) return vec3(0, 1, 0);
+    const double d = 1e-3;
+    double gx = (terrain_smooth((double)x + d, z) - terrain_smooth((double)x - d, z)) / (2 * d);
+    double gz = (terrain_smooth(x, (double)z + d) - terrain_smooth(x, (double)z - d)) / (2 * d);
+    double n = sqrt(gx * gx + 1 + gz * gz);
+    return vec3((float)(-gx / n), (float)(1 / n), (float)(-gz / n));
+}
+
+int terrain_place(float x, float z)
+{
+    if (terrain_kind == TERRAIN_FLAT) return TERRAIN_AT_OTHER;
+    double zm = fmod((double)z + 1600.0, 8.0);
+    if (zm < 0.15 || zm > 8.0 - 0.15) return TERRAIN_AT_STEP;
+    double xm = fmod((double)x + 2400.0, 24.0);
+    return xm < 4.0 || (xm >= 8.0 && xm < 12.0) ? TERRAIN_AT_SLOPE : TERRAIN_AT_OTHER;
 }
 
 /* ---------------------------------------------------------------- rig */
@@ -35,8 +67,9 @@ void procedural_rig(float s, rig *r)
 {
     legs_adult(s, r->leg);
     for (int side = 0; side < 2; ++side) {
-        r->toe[side] = vec3(0, -0.06f * s, 0.14f * s);
-        r->heel[side] = vec3(0, -0.06f * s, -0.05f * s);
+        r->leg[side].point[CIK_FOOT_HEEL] = vec3(0, -0.06f * s, -0.05f * s);
+        r->leg[side].point[CIK_FOOT_BALL] = vec3(0, -0.06f * s, 0.10f * s);
+        r->leg[side].point[CIK_FOOT_TOE] = vec3(0, -0.06f * s, 0.14f * s);
     }
 }
 
@@ -51,25 +84,33 @@ static float smooth01(float x)
 #define WALK_PERIOD 1.0f
 #define STANCE 0.6f
 
-/* Analytic two-bone leg in the sagittal plane: hip at h, ankle at a
- * (character space, same x), foot pitch p (world, about +X). */
+/* Analytic two-bone leg: hip at h, ankle at a (character space), foot
+ * pitch p (world, about +X). The knee bends in the leg's plane, which is
+ * rolled about the forward axis (z) so that the ankle stays where the
+ * foot is while the pelvis sways; the ankle takes the roll back so the sole
+ * stays level. */
 static void leg_ik(const cik_foot_leg *l, cik_vec3 h, cik_vec3 a, float pitch, cik_quat q[3])
 {
     float ta = vec3_length(l->thigh), tb = vec3_length(l->shin);
     cik_vec3 v = vec3_sub(a, h);
-    float d = sqrtf(v.y * v.y + v.z * v.z);
+    /* Rz(roll) takes (0, -|y|, z) to (v.x, v.y, z) */
+    float roll = atan2f(v.x, -v.y), vy = -sqrtf(v.x * v.x + v.y * v.y);
+    float d = sqrtf(vy * vy + v.z * v.z);
     float dmax = (ta + tb) * 0.9995f;
     if (d > dmax) d = dmax;
     float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
     float k = acosf(clampf(ck, -1, 1));
     /* ankle in the hip frame with the knee bent: u = thigh + Rx(k) shin */
     float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
-    float au = atan2f(uz, -uy), av = atan2f(v.z, -v.y);
+    float au = atan2f(uz, -uy), av = atan2f(v.z, -vy);
     float th = au - av;
-    q[0] = quat_axis_angle(th, 1, 0, 0);
+    q[0] = quat_mul(quat_axis_angle(roll, 0, 0, 1), quat_axis_angle(th, 1, 0, 0));
     q[1] = quat_axis_angle(k, 1, 0, 0);
     float ank = clampf(pitch - th - k, -0.6f, 0.6f);
-    q[2] = quat_axis_angle(ank, 1, 0, 0);
+    /* world foot = Rz(roll) Rx(th + k) q2 = Rx(th + k + ank) */
+    cik_quat back = quat_mul(quat_mul(quat_axis_angle(-(th + k), 1, 0, 0), quat_axis_angle(-roll, 0, 0, 1)),
+                             quat_axis_angle(th + k, 1, 0, 0));
+    q[2] = quat_normalize(quat_mul(back, quat_axis_angle(ank, 1, 0, 0)));
 }
 
 /* Procedural walk at phase t (seconds) for body size s. */
@@ -78,7 +119,6 @@ void walk_pose(const rig *r, float s, float t, pose *out)
     float L = WALK_SPEED * s * WALK_PERIOD * STANCE; /* stance travel */
     cik_vec3 foot[2];
     float pitch[2];
-    int planted[2]; /* the foot at or next to ground contact */
     float ah = r->leg[0].ankle_height;
     for (int side = 0; side < 2; ++side) {
         float ph = t / WALK_PERIOD + (side ? 0.5f : 0.0f);
@@ -88,41 +128,38 @@ void walk_pose(const rig *r, float s, float t, pose *out)
             foot[side] = vec3(x, ah, L * 0.5f - L * ph / STANCE);
             pitch[side] = 0.0f;
             out->weight[side] = 1.0f;
-            planted[side] = 1;
         } else {
             float u = (ph - STANCE) / (1 - STANCE);
             float z = -L * 0.5f + L * (u - sinf(2 * SM_PI_F * u) / (2 * SM_PI_F));
             foot[side] = vec3(x, ah + 0.11f * s * sinf(SM_PI_F * u) * (1.0f - 0.3f * u), z);
             pitch[side] = -0.25f * sinf(SM_PI_F * u) + 0.15f * sinf(2 * SM_PI_F * u);
-            /* IK weight: out over the first 12 % of the swing, back in
-             * over the last 30 % (120 ms). The pipeline lowers the pelvis
-             * at most pelvis_drop_speed (2.5 m/s); a foot landing past a
-             * step down on a downhill slope can need 20 cm of drop, so the
-             * weight must come in no faster than the pelvis can follow or
-             * the landing foot is held above the ground (a blend-in of the
-             * last 12 %, 48 ms, left one foot 72 mm up for a frame). */
+            /* IK weight (used with --contacts weights only): out over
+             * the first 12 % of the swing, back in over the last 30 %
+             * (120 ms), so that the pelvis has time to follow a foot
+             * landing past a step down on a downhill slope (up to 20 cm
+             * of drop). */
             out->weight[side] = u < 0.12f ? 1.0f - smooth01(u / 0.12f) : (u > 0.70f ? smooth01((u - 0.70f) / 0.30f) : 0.0f);
-            planted[side] = u < 0.06f || u > 0.94f;
         }
     }
-    /* the hip as high as the stance feet allow with knees bent >= 0.2 rad */
+    /* the hip as high as both feet allow with knees bent >= 0.2 rad: a
+     * minimum over both feet at all times is continuous in t, where one over
+     * the planted feet alone jumped whenever a foot landed or lifted (the
+     * stance knee by 20 degrees in a frame) */
     float ta = vec3_length(r->leg[0].thigh), tb = vec3_length(r->leg[0].shin);
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
+    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
     float hip_y = 1e9f;
     for (int side = 0; side < 2; ++side) {
-        if (!planted[side] && !(foot[side].y < ah + 0.02f)) continue;
         float dz = foot[side].z;
-        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz);
+        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz - sway * sway);
         if (y < hip_y) hip_y = y;
     }
-    float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
     out->pelvis = vec3(sway, hip_y - r->leg[0].hip.y, 0);
     out->pelvis_q = quat(0, 0, 0, 1);
-    for (int side = 0; side < 2; ++side) {
-        cik_vec3 h = vec3_add(out->pelvis, r->leg[side].hip);
-        foot[side].x = h.x;
-        leg_ik(&r->leg[side], h, foot[side], pitch[side], out->q[side]);
-    }
+    /* the feet keep their own x: the sway moves the pelvis, not a planted
+     * foot */
+    for (int side = 0; side < 2; ++side)
+        leg_ik(&r->leg[side], vec3_add(out->pelvis, r->leg[side].hip), foot[side], pitch[side], out->q[side]);
 }
 
 
@@ -157,6 +194,10 @@ static int clip_legs(const bvh_clip *c, const char *legs_spec, bvh_leg legs[2], 
  * and the sole's up in the ankle frame, for the stance detection. */
 typedef struct clip_tracks {
     cik_vec3 *ankle, *soleup, *root;
+    /* per side, in the ankle frame (frame 0's world axes): the toe tip and
+     * the toe joint (the ball; has_ball 0 when the leg has no toe joint) */
+    cik_vec3 tip[2], ball[2];
+    int has_ball[2];
 } clip_tracks;
 
 /* The rig from frame 0 and the poses of frames 1..N-1. Frame 0 (the
@@ -180,10 +221,16 @@ static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, c
             l->hip = vec3_scale(vec3_sub(pos[legs[s].hip], pos[R]), sc);
             l->thigh = vec3_scale(vec3_sub(pos[legs[s].knee], pos[legs[s].hip]), sc);
             l->shin = vec3_scale(vec3_sub(pos[legs[s].ankle], pos[legs[s].knee]), sc);
-            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 1.7f);
+            /* wide enough for what the clips do (49_04's leap swings a hip
+             * past 1.7 rad and an ankle past 1.0): the pipeline keeps an
+             * animated rotation within its limit, and a limit tighter than
+             * the motion bends the swing legs away from the animation */
+            l->limit[0] = limit_swing_twist(down, -0.9f, 0.9f, 2.0f);
             l->limit[1] = limit_hinge(knee_axis, 0.0f, 2.7f);
-            l->limit[2] = limit_swing_twist(down, -0.6f, 0.6f, 1.0f);
-            rg->toe[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
+            l->limit[2] = limit_swing_twist(down, -0.7f, 0.7f, 1.1f);
+            tr->tip[s] = vec3_scale(vec3_sub(bvh_toe_position(c, &legs[s], pos, end), pos[legs[s].ankle]), sc);
+            tr->has_ball[s] = legs[s].toe >= 0;
+            tr->ball[s] = tr->has_ball[s] ? vec3_scale(vec3_sub(pos[legs[s].toe], pos[legs[s].ankle]), sc) : tr->tip[s];
         }
         for (int f = 0; f < nf; ++f) {
             bvh_pose(c, f + 1, pos, rot, end);
@@ -211,14 +258,30 @@ static int clip_poses(const bvh_clip *c, const bvh_leg legs[2], clip_anim *ca, c
     return ok ? 0 : -1;
 }
 
+/* The rule that puts heel, ball and toe on a clip's sole (docs/foot.md):
+ * the sole is the plane ankle_height below the ankle along sole_normal; the
+ * toe is the toe tip (the toe joint's End Site, or the ankle's) dropped onto
+ * it, the ball the toe joint dropped onto it (without a toe joint: 0.7 of
+ * the way from under the ankle to the toe, as in the procedural rig), the
+ * heel behind the point under the ankle by 0.3 of the way to the toe. */
+static void clip_points(cik_foot_leg *l, const clip_tracks *tr, int s)
+{
+    cik_vec3 n = l->sole_normal, under = vec3_scale(n, -l->ankle_height);
+    cik_vec3 toe = vec3_sub(tr->tip[s], vec3_scale(n, vec3_dot(tr->tip[s], n) + l->ankle_height));
+    cik_vec3 fwd = vec3_sub(toe, under);
+    cik_vec3 ball = vec3_sub(tr->ball[s], vec3_scale(n, vec3_dot(tr->ball[s], n) + l->ankle_height));
+    l->point[CIK_FOOT_HEEL] = vec3_sub(under, vec3_scale(fwd, 0.3f));
+    l->point[CIK_FOOT_BALL] = tr->has_ball[s] ? ball : vec3_add(under, vec3_scale(fwd, 0.7f));
+    l->point[CIK_FOOT_TOE] = toe;
+}
+
 /* Side s's stance (the ankle slow and low): the sole's up and the ankle
- * height are what the stance frames show; weights 1 in stance, eased to 0
- * over the RAMP_S seconds of swing next to it (before the landing and after
- * the lift-off). A weight that jumps to 1 at the landing asks the pelvis to
- * drop at once when the ground there is lower than the clip's floor, faster
- * than the pipeline lowers it (pelvis_drop_speed), and the landing foot is
- * held above the ground until the pelvis catches up. `hs` and `w` hold
- * ca->frames floats each. */
+ * height are what the stance frames show (the foot's calibration); the
+ * weights, used only with --contacts weights (by default the pipeline finds
+ * the contacts itself): 1 in stance, eased to 0 over the RAMP_S seconds of
+ * swing next to it (before the landing and after the lift-off), so that a
+ * landing on ground lower than the clip's floor does not ask the pelvis to
+ * drop at once. `hs` and `w` hold ca->frames floats each. */
 static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, float *w)
 {
     const int nf = ca->frames;
@@ -250,12 +313,33 @@ static void clip_stance(clip_anim *ca, const clip_tracks *tr, int s, float *hs, 
             if ((f - k >= 0 && w[f - k] > 0) || (f + k < nf && w[f + k] > 0)) d = k;
         ca->poses[f].weight[s] = d > ramp ? 0.0f : 1.0f - smooth01((float)d / (float)(ramp + 1));
     }
-    /* heel: behind the ankle at the sole, a third of the toe's reach */
-    cik_vec3 n3 = rg->leg[s].sole_normal;
-    cik_vec3 t = rg->toe[s];
-    cik_vec3 fwd = vec3_sub(t, vec3_scale(n3, vec3_dot(t, n3)));
-    rg->heel[s] = vec3_sub(vec3_scale(n3, -rg->leg[s].ankle_height), vec3_scale(fwd, 0.3f));
-    rg->toe[s] = vec3_add(vec3_scale(n3, -rg->leg[s].ankle_height), fwd);
+    clip_points(&rg->leg[s], tr, s);
+}
+
+/* The capture floor's tilt taken out: a clip whose stance ankles sink or
+ * rise along the clip (12_01's fall from 9.5 to 6.2 cm over 3.9 m: a floor
+ * or calibration tilt) would stand its feet below or above the ground the
+ * character controller puts it on. A straight line fitted to the stance
+ * ankle heights over the frames (both feet; stance as clip_stance finds
+ * it) is subtracted from the pelvis height, about its mean, so the median
+ * stance ankle height (the rig's ankle_height) stays what it was. */
+static void clip_level_floor(clip_anim *ca, const clip_tracks *tr)
+{
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int f = 0; f < ca->frames; ++f)
+        for (int s = 0; s < 2; ++s)
+            if (ca->poses[f].weight[s] >= 1.0f) {
+                double x = f, y = tr->ankle[2 * f + s].y;
+                n += 1;
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
+            }
+    double den = n * sxx - sx * sx;
+    if (n < 2 || !(den > 0)) return;
+    double slope = (n * sxy - sx * sy) / den, mean = sx / n;
+    for (int f = 0; f < ca->frames; ++f) ca->poses[f].pelvis.y -= (float)(slope * ((double)f - mean));
 }
 
 int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz)
@@ -264,7 +348,8 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
     bvh_clip c;
     if (bvh_load(path, &c, err, errsz)) return -1;
     bvh_leg legs[2];
-    clip_tracks tr = {NULL, NULL, NULL};
+    clip_tracks tr;
+    memset(&tr, 0, sizeof tr);
     float *hs = NULL, *w = NULL;
     int rc = -1;
     if (c.frame_count < 3) {
@@ -290,6 +375,7 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
         goto done;
     }
     for (int s = 0; s < 2; ++s) clip_stance(ca, &tr, s, hs, w);
+    clip_level_floor(ca, &tr);
     /* character space: pelvis xz relative to the first frame's, y as is */
     cik_vec3 r0 = tr.root[0];
     for (int f = 0; f < nf; ++f) {
@@ -298,6 +384,7 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
     }
     ca->travel = vec3_sub(tr.root[nf - 1], r0);
     ca->travel.y = 0;
+    ca->speed = vec3_length(ca->travel) / ((float)(nf - 1) * ca->dt);
     rc = 0;
 done:
     free(hs);

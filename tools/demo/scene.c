@@ -6,6 +6,7 @@
  * picture draws (neither timed).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,8 +75,7 @@ static float place_characters(demo_scene *sc)
 static int build_ground(demo_scene *sc, float half)
 {
     const demo_options *o = sc->opt;
-    float speed = o->bvh_path ? vec3_length(sc->clip.travel) / ((float)(sc->clip.frames - 1) * sc->clip.dt)
-                              : WALK_SPEED;
+    float speed = o->bvh_path ? sc->clip.speed : WALK_SPEED;
     float reach_out = fmaxf(half, 26.0f) + 2.0f + speed * (float)o->frames * DEMO_DT + 2.0f;
     cik_heightfield *hf = &sc->hf;
     hf->spacing_x = hf->spacing_z = 0.1f;
@@ -106,6 +106,8 @@ int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errs
         snprintf(err, errsz, "out of memory");
         return EXIT_CANNOT_RUN;
     }
+    sc->run = opt->bvh_path && sc->clip.speed > RUN_SPEED;
+    terrain_select(opt->terrain);
     float half = place_characters(sc);
     if (build_ground(sc, half)) {
         snprintf(err, errsz, "out of memory for the terrain");
@@ -127,6 +129,7 @@ void scene_free(demo_scene *sc)
     free(sc->ch);
     free(sc->rigs);
     free(sc->rec);
+    if (sc->dump) fclose(sc->dump);
     clip_free(&sc->clip);
     memset(sc, 0, sizeof *sc);
 }
@@ -134,27 +137,23 @@ void scene_free(demo_scene *sc)
 void stats_free(demo_stats *st)
 {
     for (int k = 0; k < ST_COUNT; ++k) free(st->times[k]);
-    free(st->err_stance);
-    free(st->tilt_stance);
-    free(st->pen_stance);
+    measures_free(st->m);
     memset(st, 0, sizeof *st);
 }
 
-static int stats_alloc(demo_stats *st, int frames, int characters)
+static int stats_alloc(demo_stats *st, int frames, int characters, int run)
 {
     memset(st, 0, sizeof *st);
-    st->worst.err = -1.0f;
     int ok = 1;
     for (int k = 0; k < ST_COUNT; ++k) ok &= (st->times[k] = malloc(sizeof(float) * (size_t)frames)) != NULL;
-    size_t cap = (size_t)frames * 2 * (size_t)characters;
-    st->err_stance = malloc(sizeof(float) * cap);
-    st->tilt_stance = malloc(sizeof(float) * cap);
-    st->pen_stance = malloc(sizeof(float) * cap);
-    return ok && st->err_stance && st->tilt_stance && st->pen_stance ? 0 : -1;
+    st->m = measures_create(frames, characters, run);
+    return ok && st->m ? 0 : -1;
 }
 
 /* What a game's animation system hands over for frame `fr`: every
- * character's pelvis (world) and animated leg pose, and the IK weights. */
+ * character's pelvis (world), the character controller's ground under it
+ * (floor_y) and the animated leg pose; with --contacts weights also the IK
+ * weights (by default the pipeline finds the contacts from the motion). */
 static void animate(demo_scene *sc, int fr, const cik_foot_streams *s)
 {
     const float t = (float)fr * DEMO_DT;
@@ -183,6 +182,7 @@ static void animate(demo_scene *sc, int fr, const cik_foot_streams *s)
         s->pelvis_qy[c] = pq.y;
         s->pelvis_qz[c] = pq.z;
         s->pelvis_qw[c] = pq.w;
+        s->floor_y[c] = k->floor;
         for (int side = 0; side < 2; ++side) {
             int f = 2 * c + side;
             for (int j = 0; j < 3; ++j) {
@@ -191,7 +191,7 @@ static void animate(demo_scene *sc, int fr, const cik_foot_streams *s)
                 s->pose_z[j][f] = p.q[side][j].z;
                 s->pose_w[j][f] = p.q[side][j].w;
             }
-            s->weight[f] = p.weight[side];
+            if (sc->opt->contacts == CIK_FOOT_CONTACTS_WEIGHTS) s->weight[f] = p.weight[side];
         }
     }
 }
@@ -201,49 +201,13 @@ static cik_quat solved_q(const cik_foot_streams *s, int j, int f)
     return quat(s->solved_x[j][f], s->solved_y[j][f], s->solved_z[j][f], s->solved_w[j][f]);
 }
 
-/* One stance foot (weight 1): how far the sole is from the ground, how far
- * it tilts off the ground's normal, how deep toe, heel or sole go in. */
-static void measure_stance(const demo_scene *sc, const cik_foot_streams *s, int fr, int c, int side, demo_stats *st)
-{
-    const int f = 2 * c + side;
-    const cik_foot_leg *leg = &sc->rigs[c].leg[side];
-    cik_quat fq = quat(s->foot_qx[f], s->foot_qy[f], s->foot_qz[f], s->foot_qw[f]);
-    cik_vec3 ank = vec3(s->ankle_x[f], s->ankle_y[f], s->ankle_z[f]);
-    cik_vec3 up = quat_rotate(fq, leg->sole_normal);
-    cik_vec3 sole = vec3_sub(ank, vec3_scale(up, leg->ankle_height));
-    float h;
-    cik_vec3 n;
-    cik_heightfield_sample(&sc->hf, sole.x, sole.z, &h, &n);
-    if (!(s->weight[f] >= 0.999f)) {
-        st->swing_pen_max = fmaxf(st->swing_pen_max, h - sole.y);
-        return;
-    }
-    size_t i = st->n_stance++;
-    st->err_stance[i] = fabsf(sole.y - h);
-    if (st->err_stance[i] > st->worst.err) {
-        st->worst.err = st->err_stance[i];
-        st->worst.above = sole.y - h;
-        st->worst.drop = s->pelvis_drop[c];
-        st->worst.frame = fr;
-        st->worst.character = c;
-        st->worst.side = side;
-    }
-    st->tilt_stance[i] = acosf(clampf(vec3_dot(up, n), -1, 1)) * 180.0f / SM_PI_F;
-    float pen = fmaxf(0.0f, h - sole.y);
-    cik_vec3 pts[2] = {vec3_add(ank, quat_rotate(fq, sc->rigs[c].toe[side])),
-                       vec3_add(ank, quat_rotate(fq, sc->rigs[c].heel[side]))};
-    for (int k = 0; k < 2; ++k) {
-        float hh;
-        cik_heightfield_sample(&sc->hf, pts[k].x, pts[k].z, &hh, NULL);
-        pen = fmaxf(pen, hh - pts[k].y);
-    }
-    st->pen_stance[i] = pen;
-}
-
 /* What the report measures of frame `fr` (not timed). */
-static void measure(const demo_scene *sc, const cik_foot_streams *s, int fr, demo_stats *st)
+static void measure(demo_scene *sc, const cik_foot_streams *s, int fr, demo_stats *st)
 {
     const cik_batch *batch = cik_foot_crowd_batch(sc->crowd);
+    /* the pipeline keeps animated rotations that are off a limit by less
+     * than limit_tolerance: a violation is a rotation beyond that */
+    const float allowed = cik_foot_default_options().limit_tolerance + 1e-3f;
     for (int c = 0; c < sc->characters; ++c) {
         float drop = s->pelvis_drop[c];
         st->drop_sum += drop;
@@ -258,24 +222,27 @@ static void measure(const demo_scene *sc, const cik_foot_streams *s, int fr, dem
             st->solved_chains += 1;
             for (int j = 0; j < 3; ++j) {
                 cik_quat q = solved_q(s, j, f);
-                if (cik_foot_limit_excess(&leg->limit[j], q) > 1e-3f) st->violations++;
+                if (cik_limit_excess(&leg->limit[j], q) > allowed) st->violations++;
                 if (j == 1) {
                     float ang = 2.0f * atan2f(q.x, q.w < 0 ? -q.w : q.w) * (q.w < 0 ? -1.0f : 1.0f);
                     if (ang < -1e-3f) st->hinge_back++;
                 }
             }
-            measure_stance(sc, s, fr, c, side, st);
+            foot_row row;
+            measure_row(sc, s, fr, c, side, &row);
+            measures_add(st->m, &row);
+            if (sc->dump) dump_row(sc->dump, &row);
         }
     }
 }
 
-/* Counts the pictured feet's stances every frame (a stance: weight 1), so
+/* Counts the pictured feet's stances every frame (a stance: planted), so
  * that two records of one stance are known to be one footprint. */
 static void track_stances(demo_scene *sc, const cik_foot_streams *s)
 {
     for (int c = 0; c < PANELS && c < sc->characters; ++c)
         for (int side = 0; side < 2; ++side) {
-            int planted = s->weight[2 * c + side] >= 0.999f;
+            int planted = s->planted[2 * c + side] > 0.5f;
             if (planted && !sc->planted[c][side]) sc->stances[c][side]++;
             sc->planted[c][side] = planted;
         }
@@ -306,22 +273,40 @@ static void record_frame(demo_scene *sc, const cik_foot_streams *s, int fr)
                 o[0] = vec3_add(base, quat_rotate(pq, leg->hip));
                 o[1] = vec3_add(o[0], quat_rotate(w0, leg->thigh));
                 o[2] = vec3_add(o[1], quat_rotate(w1, leg->shin));
-                o[3] = vec3_add(o[2], quat_rotate(w2, rg->heel[side]));
-                o[4] = vec3_add(o[2], quat_rotate(w2, rg->toe[side]));
+                o[3] = vec3_add(o[2], quat_rotate(w2, leg->point[CIK_FOOT_HEEL]));
+                o[4] = vec3_add(o[2], quat_rotate(w2, leg->point[CIK_FOOT_TOE]));
             }
         }
     }
 }
 
+/* --ground exact: the ground under every probe from the terrain's exact
+ * shape, as an engine's raycasts would give it. */
+static void ground_exact(const cik_foot_streams *s)
+{
+    for (int f = 0; f < s->foot_count; ++f)
+        for (int k = 0; k < CIK_FOOT_POINTS; ++k) {
+            float x = s->probe_x[k][f], z = s->probe_z[k][f];
+            cik_vec3 n = terrain_normal(x, z);
+            s->contact_y[k][f] = terrain(x, z);
+            s->contact_nx[k][f] = n.x;
+            s->contact_ny[k][f] = n.y;
+            s->contact_nz[k][f] = n.z;
+        }
+}
+
 /* The pipeline's stages one by one, each timed. */
-static cik_status run_stages(demo_scene *sc, const cik_foot_options *fo, double t[6])
+static cik_status run_stages(demo_scene *sc, const cik_foot_options *fo, const cik_foot_streams *s, double t[6])
 {
     t[0] = now();
-    cik_status st = cik_foot_crowd_probe(sc->crowd, fo);
+    cik_status st = cik_foot_crowd_probe_dt(sc->crowd, fo, DEMO_DT);
     t[1] = now();
-    if (st == CIK_OK) st = cik_foot_crowd_ground_heightfield(sc->crowd, &sc->hf, fo);
+    if (st == CIK_OK && sc->opt->exact)
+        ground_exact(s);
+    else if (st == CIK_OK)
+        st = cik_foot_crowd_ground_heightfield(sc->crowd, &sc->hf, fo);
     t[2] = now();
-    if (st == CIK_OK) st = cik_foot_crowd_place(sc->crowd, fo);
+    if (st == CIK_OK) st = cik_foot_crowd_place_dt(sc->crowd, fo, DEMO_DT);
     t[3] = now();
     if (st == CIK_OK) st = cik_foot_crowd_solve(sc->crowd, fo);
     t[4] = now();
@@ -330,25 +315,66 @@ static cik_status run_stages(demo_scene *sc, const cik_foot_options *fo, double 
     return st;
 }
 
-int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz)
+/* The pipeline's options for the demo's motion and command line. */
+static cik_foot_options foot_options(const demo_scene *sc)
 {
     const demo_options *o = sc->opt;
-    if (stats_alloc(st, o->frames, sc->characters)) {
-        snprintf(err, errsz, "out of memory for statistics");
-        return -1;
-    }
-    cik_foot_streams s;
-    cik_foot_crowd_streams(sc->crowd, &s);
     cik_foot_options fo = cik_foot_default_options();
     fo.dt = DEMO_DT;
     fo.solver.backend = o->backend;
     fo.solver.threads = o->threads;
     fo.start = o->start;
+    fo.contacts = o->contacts;
+    if (sc->run) {
+        fo.plant_speed = RUN_PLANT_SPEED;
+        fo.release_speed = RUN_RELEASE_SPEED;
+    }
+    if (o->plant_speed > 0) {
+        /* released at 1.5 times the plant speed, the defaults' ratio */
+        fo.plant_speed = o->plant_speed;
+        fo.release_speed = 1.5f * o->plant_speed;
+    }
+    return fo;
+}
+
+/* --dump: the file and its header row. */
+static int open_dump(demo_scene *sc, char *err, size_t errsz)
+{
+    if (!sc->opt->dump_path) return 0;
+    if (!(sc->dump = fopen(sc->opt->dump_path, "w"))) {
+        snprintf(err, errsz, "cannot write %s: %s", sc->opt->dump_path, strerror(errno));
+        return -1;
+    }
+    dump_header(sc->dump);
+    return 0;
+}
+
+static int close_dump(demo_scene *sc, char *err, size_t errsz)
+{
+    if (!sc->dump) return 0;
+    int bad = ferror(sc->dump);
+    bad |= fclose(sc->dump) != 0;
+    sc->dump = NULL;
+    if (bad) snprintf(err, errsz, "cannot write %s: %s", sc->opt->dump_path, strerror(errno));
+    return bad ? -1 : 0;
+}
+
+int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz)
+{
+    const demo_options *o = sc->opt;
+    if (stats_alloc(st, o->frames, sc->characters, sc->run)) {
+        snprintf(err, errsz, "out of memory for statistics");
+        return -1;
+    }
+    cik_foot_streams s;
+    cik_foot_crowd_streams(sc->crowd, &s);
+    cik_foot_options fo = foot_options(sc);
+    if (open_dump(sc, err, errsz)) return -1;
     int tty = !o->quiet && isatty(2) && (double)o->frames * sc->characters > 2e5;
     for (int fr = 0; fr < o->frames; ++fr) {
         double t0 = now(), t[6];
         animate(sc, fr, &s);
-        cik_status cs = run_stages(sc, &fo, t);
+        cik_status cs = run_stages(sc, &fo, &s, t);
         if (cs != CIK_OK) {
             snprintf(err, errsz, "frame %d failed: %s", fr, cik_status_string(cs));
             return -1;
@@ -369,5 +395,5 @@ int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz)
         }
     }
     if (tty) fprintf(stderr, "\r%40s\r", "");
-    return 0;
+    return close_dump(sc, err, errsz);
 }

@@ -1,0 +1,36 @@
+# The report's measures follow from the --dump CSV alone: runs crowdik_demo
+# with --dump and recomputes every figure of its table from the CSV with
+# tools/demo/measures.py (docs/foot.md's definitions, independent code),
+# which fails when one differs by more than the CSV's 5 decimals allow.
+# Called by tests/tools.cmake:
+#
+#   cmake -DDEMO=crowdik_demo -DPYTHON=python3 -DSCRIPT=measures.py -DWORK=dir [-DCLIP=file.bvh] -P demo_measures.cmake
+#
+# With CLIP, the crowd plays that clip (SKIPPED when the file is absent).
+cmake_minimum_required(VERSION 3.16)
+foreach(v DEMO PYTHON SCRIPT WORK)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "demo_measures.cmake: -D${v}=... is missing")
+  endif()
+endforeach()
+set(clip_args)
+if(DEFINED CLIP)
+  if(NOT EXISTS "${CLIP}")
+    message("SKIPPED: ${CLIP} is absent")
+    return()
+  endif()
+  set(clip_args --bvh "${CLIP}")
+endif()
+file(MAKE_DIRECTORY "${WORK}")
+execute_process(COMMAND "${DEMO}" --characters 24 --frames 150 --threads 1 --quiet --terrain procedural --ground exact
+                        ${clip_args} --out "${WORK}/demo.svg" --dump "${WORK}/dump.csv"
+                RESULT_VARIABLE rc OUTPUT_FILE "${WORK}/report.txt" ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "crowdik_demo exited with ${rc}: ${err}")
+endif()
+execute_process(COMMAND "${PYTHON}" "${SCRIPT}" "${WORK}/dump.csv" --compare "${WORK}/report.txt"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the report's measures do not follow from its CSV (measures.py exited with ${rc})")
+endif()

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The measures of crowdik_demo's report, recomputed from its --dump CSV.
+
+docs/foot.md ("Measures") defines each; this script follows those words on
+the CSV's rows alone (standard library only), so that the figures can be
+checked, or computed differently, without the demo's code.
+
+  measures.py DUMP.csv [--still-speed 0.5]          prints the figures
+  measures.py DUMP.csv --compare REPORT.txt         checks the demo's report
+
+--still-speed is the evaluator's threshold: 0.5 m/s, 1.0 for a run (the
+report's measures line says which it used). --compare exits 1 when a figure
+of the report differs from the recomputed one by more than the CSV's
+rounding (5 decimals) allows.
+"""
+import argparse
+import csv
+import math
+import re
+import sys
+
+POINTS = ("heel", "ball", "toe")
+HZ = 60
+
+
+def vec(r, name):
+    suffix = ("x", "y", "z") if name.endswith("_n") else ("_x", "_y", "_z")
+    return [float(r[name + s]) for s in suffix]
+
+
+def sub(a, b):
+    return [a[i] - b[i] for i in range(3)]
+
+
+def norm(a):
+    return math.sqrt(sum(x * x for x in a))
+
+
+def angle(a, b):
+    la, lb = norm(a), norm(b)
+    if la == 0 or lb == 0:
+        return 0.0
+    return math.degrees(math.acos(max(-1.0, min(1.0, sum(a[i] * b[i] for i in range(3)) / (la * lb)))))
+
+
+def bend(r, which):
+    hip, knee, ankle = (vec(r, f"{which}_{j}") for j in ("hip", "knee", "ankle"))
+    return angle(sub(knee, hip), sub(ankle, knee))
+
+
+def p99(values):
+    """Nearest rank, as the demo: index round(0.99 (n - 1)); None for none."""
+    s = sorted(values)
+    return s[int(0.99 * (len(s) - 1) + 0.5)] if s else None
+
+
+def place(x, z):
+    """0 near a step edge, 1 on a ridge flank, 2 elsewhere (procedural terrain)."""
+    zm = math.fmod(z + 1600.0, 8.0)
+    if zm < 0.15 or zm > 8.0 - 0.15:
+        return 0
+    xm = math.fmod(x + 2400.0, 24.0)
+    return 1 if xm < 4.0 or 8.0 <= xm < 12.0 else 2
+
+
+def measures(rows, still_speed, flat):
+    feet = {}
+    for r in rows:
+        feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
+    m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
+                         "spen", "tilt")}
+    pops = pop_rows = still = still_planted = anim_straight = solved_straight = 0
+    for (_, side), rs in sorted(feet.items()):
+        slow = [False] * len(rs)
+        for i, r in enumerate(rs):
+            pts = [vec(r, "solved_" + p) for p in POINTS]
+            gap = [pts[k][1] - float(r[f"ground_{p}_y"]) for k, p in enumerate(POINTS)]
+            deepest = max(0.0, -min(gap))
+            if r["planted"] == "1":
+                m["err"].append(abs(min(gap)))
+                m["pen"].append(deepest)
+                m["pen%d" % (2 if flat else min(place(p[0], p[2]) for p in pts))].append(deepest)
+                if angle(vec(r, "anim_sole_n"), [0, 1, 0]) < 10:
+                    m["tilt"].append(angle(vec(r, "solved_sole_n"), vec(r, "ground_ball_n")))
+            if not float(r["weight"]) > 0:
+                m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
+                                       sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
+                m["sknee"].append(abs(bend(r, "solved") - bend(r, "anim")))
+                m["spen"].append(deepest)
+            if i == 0:
+                continue
+            q = rs[i - 1]
+            moved = min(norm(sub(vec(r, "anim_heel"), vec(q, "anim_heel"))),
+                        norm(sub(vec(r, "anim_toe"), vec(q, "anim_toe"))))
+            slow[i] = moved * HZ < still_speed
+            pop = (bend(r, "solved") - bend(q, "solved")) - (bend(r, "anim") - bend(q, "anim"))
+            pop_rows += 1
+            pops += abs(pop) > 5
+            if r["locked"] == "1" and q["locked"] == "1" and r["pivot"] == q["pivot"]:
+                p = POINTS[int(r["pivot"])]
+                m["lock"].append(norm(sub(vec(r, "solved_" + p), vec(q, "solved_" + p))))
+            if side == 0 and i >= 2:
+                drops = [float(x["pelvis_drop"]) for x in (rs[i - 2], q, r)]
+                m["drop2"].append(abs(drops[2] - 2 * drops[1] + drops[0]))
+        i = 0
+        while i < len(rs):
+            j = i
+            while j < len(rs) and slow[j]:
+                j += 1
+            if j - i >= 4:
+                for k in range(i, j):
+                    r, q = rs[k], rs[k - 1]
+                    still += 1
+                    still_planted += r["planted"] == "1"
+                    anim_straight += bend(r, "anim") < 8
+                    solved_straight += bend(r, "solved") < 8
+                    for which, key in (("anim", "aslide"), ("solved", "sslide")):
+                        a, b = vec(r, which + "_toe"), vec(q, which + "_toe")
+                        m[key].append(math.hypot(a[0] - b[0], a[2] - b[2]))
+            i = j if j > i else i + 1
+    # None where a figure has no samples (the report prints "-")
+    mm_ = lambda xs: 1e3 * p99(xs) if xs else None
+    share = lambda xs, lim: 100.0 * sum(x <= lim for x in xs) / len(xs) if xs else None
+    of_still = lambda k: 100.0 * k / still if still else None
+    # each figure, its values and what 5-decimal metres allow: 0.05 mm, 0.1
+    # degree, 0.3 percentage points, 1 per 1000 (a sample on a threshold may
+    # fall either side of it)
+    pct, mm, deg, per1000 = 0.3, 0.05, 0.1, 1.0
+    return [
+        ("still foot-frames planted", [of_still(still_planted)], pct),
+        ("planted: lowest point within 1 cm of the ground", [share(m["err"], 0.01)], pct),
+        ("planted: lowest point within 2 mm of the ground", [share(m["err"], 0.002)], pct),
+        ("planted: a point below the ground, p99 mm", [mm_(m["pen"])], mm),
+        ("near a step edge", [mm_(m["pen0"])], mm),
+        ("on a slope", [mm_(m["pen1"])], mm),
+        ("elsewhere", [mm_(m["pen2"])], mm),
+        ("locked: pivot movement per frame, p99 mm", [mm_(m["lock"])], mm),
+        ("still: toe slide per frame, p99 mm, anim -> solved", [mm_(m["aslide"]), mm_(m["sslide"])], mm),
+        ("knee pops (> 5 deg beyond the animation) per 1000", [1000.0 * pops / pop_rows if pop_rows else None],
+         per1000),
+        ("still: knee straight (< 8 deg), anim -> solved", [of_still(anim_straight), of_still(solved_straight)], pct),
+        ("pelvis drop 2nd difference, p99 / max, mm/frame^2",
+         [mm_(m["drop2"]), 1e3 * max(m["drop2"]) if m["drop2"] else None], mm),
+        ("swing (weight 0): hip / knee off the anim., p99 deg", [p99(m["shin"]), p99(m["sknee"])], deg),
+        ("swing: a point below the ground, p99 mm", [mm_(m["spen"])], mm),
+        ("planted, animated sole flat: sole off normal, p99 deg", [p99(m["tilt"])], deg),
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv")
+    ap.add_argument("--still-speed", type=float, default=None, help="m/s (default: the report's, else 0.5)")
+    ap.add_argument("--compare", metavar="REPORT", help="the demo's report to check against the CSV")
+    a = ap.parse_args()
+    report = open(a.compare).read() if a.compare else ""
+    speed = a.still_speed
+    found = re.search(r"slower than ([0-9.]+) m/s", report)
+    if speed is None:
+        speed = float(found.group(1)) if found else 0.5
+    with open(a.csv, newline="") as fp:
+        rows = list(csv.DictReader(fp))
+    flat = all(float(r["ground_ball_y"]) == 0 and float(r["ground_ball_ny"]) == 1 for r in rows)
+    figures = measures(rows, speed, flat)
+    bad = 0
+    for name, values, tol in figures:
+        empty = any(v is None for v in values)
+        line = "  %-54s %s" % (name, "-" if empty else " / ".join("%.3f" % v for v in values))
+        if a.compare:
+            got = re.search(r"^ +" + re.escape(name) + r" +(.*?)  ", report, re.M)
+            theirs = [float(x) for x in re.findall(r"-?[0-9]+\.[0-9]+", got.group(1))] if got else []
+            if empty:
+                ok = got is not None and got.group(1).strip() == "-"
+            else:
+                ok = len(theirs) == len(values) and all(abs(x - y) <= tol for x, y in zip(theirs, values))
+            line += "   report: %s%s" % (got.group(1).strip() if got else "missing", "" if ok else "   DIFFERS")
+            bad += not ok
+        print(line)
+    if a.compare:
+        print("%d of %d figures differ" % (bad, len(figures)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
