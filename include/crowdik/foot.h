@@ -28,7 +28,10 @@
  *                                  characters (limb mode: one pass).
  *   5. cik_foot_crowd_align        each ankle turned so the sole lies on the
  *                                  ground (blended by the weight), within the
- *                                  ankle's limit; solved ankle, foot
+ *                                  ankle's limit; a foot the limit leaves
+ *                                  with a point more than 2.5 mm below its
+ *                                  ground is raised, solved and aligned
+ *                                  again (at most twice); solved ankle, foot
  *                                  orientation, heel, ball and toe written.
  * cik_foot_crowd_frame runs 1..5 with a heightfield, one block of characters
  * after the other in a single parallel region (the same bits as the five

@@ -53,6 +53,8 @@ CIK_INLINE vq q_sld(const cik__foot_job *job, int k, int i)
     return r;
 }
 CIK_INLINE v3 v3_ld(const float *const *s, int k, int i) { return v3_load(s[k], s[k + 1], s[k + 2], i); }
+/* Stream k at foot i becomes v where m is set, keeps its value elsewhere. */
+CIK_INLINE void st_sel(float *const *s, int k, int i, vm m, vf v) { v_store(s[k] + i, v_sel(m, v, v_load(s[k] + i))); }
 CIK_INLINE void v3_st(float *const *s, int k, int i, v3 a)
 {
     v_store(s[k] + i, a.x);
@@ -287,12 +289,12 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                 bys = v_sel(bad, z, bys);
                 byc = v_sel(bad, one, byc);
                 bt = v_sel(bad, never, bt);
-                v_store(F[FOOT_ANCFX] + i, v_sel(bad, z, ld(cF, FOOT_ANCFX, i)));
-                v_store(F[FOOT_ANCFZ] + i, v_sel(bad, z, ld(cF, FOOT_ANCFZ, i)));
-                v_store(F[FOOT_BOFX] + i, v_sel(bad, z, ld(cF, FOOT_BOFX, i)));
-                v_store(F[FOOT_BOFZ] + i, v_sel(bad, z, ld(cF, FOOT_BOFZ, i)));
-                v_store(F[FOOT_BYS] + i, v_sel(bad, z, ld(cF, FOOT_BYS, i)));
-                v_store(F[FOOT_BYC] + i, v_sel(bad, one, ld(cF, FOOT_BYC, i)));
+                st_sel(F, FOOT_ANCFX, i, bad, z);
+                st_sel(F, FOOT_ANCFZ, i, bad, z);
+                st_sel(F, FOOT_BOFX, i, bad, z);
+                st_sel(F, FOOT_BOFZ, i, bad, z);
+                st_sel(F, FOOT_BYS, i, bad, z);
+                st_sel(F, FOOT_BYC, i, bad, one);
             }
         }
         vf ys, yc;
@@ -326,10 +328,10 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm release = w_and(locked, w_or(w_not(planted), far));
             if (!job->lock) release = locked; /* locking turned off: let go, blending */
             if (w_any(release)) {
-                v_store(F[FOOT_BOFX] + i, v_sel(release, dx, ld(cF, FOOT_BOFX, i)));
-                v_store(F[FOOT_BOFZ] + i, v_sel(release, dz, ld(cF, FOOT_BOFZ, i)));
-                v_store(F[FOOT_BYS] + i, v_sel(release, ys, ld(cF, FOOT_BYS, i)));
-                v_store(F[FOOT_BYC] + i, v_sel(release, yc, ld(cF, FOOT_BYC, i)));
+                st_sel(F, FOOT_BOFX, i, release, dx);
+                st_sel(F, FOOT_BOFZ, i, release, dz);
+                st_sel(F, FOOT_BYS, i, release, ys);
+                st_sel(F, FOOT_BYC, i, release, yc);
                 bt = v_sel(release, z, bt);
                 /* this frame is the blend's first: all of the offset */
                 sx = v_sel(release, dx, sx);
@@ -354,8 +356,8 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                 v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
                 ax = v_sel(start, v_add(v_add(ppv.x, sx), o.x), ax);
                 az = v_sel(start, v_add(v_add(ppv.z, sz), o.z), az);
-                v_store(F[FOOT_ANCFX] + i, v_sel(start, hx, ld(cF, FOOT_ANCFX, i)));
-                v_store(F[FOOT_ANCFZ] + i, v_sel(start, hz, ld(cF, FOOT_ANCFZ, i)));
+                st_sel(F, FOOT_ANCFX, i, start, hx);
+                st_sel(F, FOOT_ANCFZ, i, start, hz);
                 ys = v_sel(start, bys, ys);
                 yc = v_sel(start, byc, yc);
                 pv = v_sel(start, lo_i, pv);
