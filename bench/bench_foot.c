@@ -19,6 +19,10 @@
  * (stage medians; with threads:1 also probe_cpu_ms ... align_cpu_ms, the
  * medians of the calling thread's CPU time), solve_share (solve_ms over the stages' sum), mean_passes
  * and converged of the last frame's leg solves.
+ *
+ * foot/frame_lod/characters:10000/threads:1/lod:P: the same frame with a
+ * tenth of the characters on (lod:1 every tenth, lod:2 the first tenth),
+ * to read beside foot/frame/characters:10000/threads:1.
  */
 #include "bench_foot.h"
 
@@ -29,6 +33,7 @@
 #include "workloads.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define SEED 1u
@@ -184,6 +189,35 @@ static void add(int characters, int threads)
     cikb_time_unit(b, 'u');
 }
 
+/* Level of detail: the frame with a tenth of the characters on
+ * (cik_foot_streams.enabled), every tenth (lod:1, scattered: every group
+ * of 16 has one on) or the first tenth (lod:2, a crowd ordered by
+ * distance). */
+static void bm_frame_lod(cikb_state *s)
+{
+    const int characters = (int)cikb_range(s, 0), pattern = (int)cikb_range(s, 2);
+    const char *why = fixture(characters);
+    if (why) {
+        cikb_skip_with_error(s, why);
+        return;
+    }
+    for (int c = 0; c < characters; ++c)
+        fx.streams.enabled[c] = (unsigned char)(pattern == 1 ? c % 10 == 0 : c < characters / 10);
+    bm_frame(s);
+    memset(fx.streams.enabled, 1, (size_t)characters);
+}
+
+static void add_lod(int characters, int pattern)
+{
+    static const char *const arg_names[] = {"characters", "threads", "lod"};
+    int64_t args[3] = {characters, 1, pattern};
+    cikb_bench *b = cikb_register("foot/frame_lod", bm_frame_lod, NULL);
+    cikb_arg_names(b, arg_names, 3);
+    cikb_args(b, args, 3);
+    cikb_use_manual_time(b);
+    cikb_time_unit(b, 'u');
+}
+
 void bench_foot_register(int quick)
 {
     static const int full_sizes[] = {1000, 10000};
@@ -192,4 +226,6 @@ void bench_foot_register(int quick)
         add(full_sizes[z], 1);
         add(full_sizes[z], 0);
     }
+    if (!quick)
+        for (int pattern = 1; pattern <= 2; ++pattern) add_lod(10000, pattern);
 }

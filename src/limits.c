@@ -10,21 +10,19 @@
 #include "crowdik/crowdik.h"
 #include "crowdik/foot.h"
 
-#include "foot/foot_math.h"
+#include "scalar_math.h"
 
 #include <math.h>
-
-static float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 /* q with w >= 0, its twist about the unit axis (identity where it has no
  * length) and the twist's angle. */
 static cik_quat twist_of(cik_quat *q, cik_vec3 axis, float *angle)
 {
-    if (q->w < 0.0f) *q = fm_q(-q->x, -q->y, -q->z, -q->w);
+    if (q->w < 0.0f) *q = quat(-q->x, -q->y, -q->z, -q->w);
     float s = q->x * axis.x + q->y * axis.y + q->z * axis.z;
     float tn = sqrtf(s * s + q->w * q->w);
-    cik_quat twist = tn > 1e-12f ? fm_q(axis.x * (s / tn), axis.y * (s / tn), axis.z * (s / tn), q->w / tn)
-                                 : fm_q(0, 0, 0, 1);
+    cik_quat twist = tn > 1e-12f ? quat(axis.x * (s / tn), axis.y * (s / tn), axis.z * (s / tn), q->w / tn)
+                                 : quat(0, 0, 0, 1);
     *angle = 2.0f * atan2f(twist.x * axis.x + twist.y * axis.y + twist.z * axis.z, twist.w);
     return twist;
 }
@@ -32,14 +30,14 @@ static cik_quat twist_of(cik_quat *q, cik_vec3 axis, float *angle)
 float cik_limit_excess(const cik_limit *l, cik_quat q)
 {
     if (!l || l->type == CIK_LIMIT_NONE) return 0.0f;
-    cik_vec3 axis = fm_norm(l->axis);
+    cik_vec3 axis = vec3_normalize(l->axis);
     float angle;
     cik_quat twist = twist_of(&q, axis, &angle);
     float e = 0.0f;
     if (angle > l->max_angle) e = angle - l->max_angle;
     if (angle < l->min_angle) e = l->min_angle - angle;
-    cik_quat swing = fm_qmul(q, fm_qconj(twist));
-    float sangle = 2.0f * atan2f(fm_len(fm_v(swing.x, swing.y, swing.z)), fabsf(swing.w));
+    cik_quat swing = quat_mul(q, quat_conj(twist));
+    float sangle = 2.0f * atan2f(vec3_length(vec3(swing.x, swing.y, swing.z)), fabsf(swing.w));
     /* a hinge allows no swing at all, a swing-twist joint up to swing_max */
     float allowed = l->type == CIK_LIMIT_HINGE ? 0.0f : l->swing_max;
     if (sangle - allowed > e) e = sangle - allowed;
@@ -49,18 +47,18 @@ float cik_limit_excess(const cik_limit *l, cik_quat q)
 cik_quat cik_limit_apply(const cik_limit *l, cik_quat q)
 {
     if (!l || l->type == CIK_LIMIT_NONE) return q;
-    cik_vec3 axis = fm_norm(l->axis);
+    cik_vec3 axis = vec3_normalize(l->axis);
     float angle;
     cik_quat twist = twist_of(&q, axis, &angle);
-    cik_quat clamped = fm_angle_axis(clampf(angle, l->min_angle, l->max_angle), axis);
+    cik_quat clamped = quat_axis_angle(clampf(angle, l->min_angle, l->max_angle), axis.x, axis.y, axis.z);
     if (l->type == CIK_LIMIT_HINGE) return clamped;
-    cik_quat swing = fm_qmul(q, fm_qconj(twist));
-    if (swing.w < 0.0f) swing = fm_q(-swing.x, -swing.y, -swing.z, -swing.w);
-    cik_vec3 sa = fm_v(swing.x, swing.y, swing.z);
-    float n = fm_len(sa);
+    cik_quat swing = quat_mul(q, quat_conj(twist));
+    if (swing.w < 0.0f) swing = quat(-swing.x, -swing.y, -swing.z, -swing.w);
+    cik_vec3 sa = vec3(swing.x, swing.y, swing.z);
+    float n = vec3_length(sa);
     if (n > 1e-12f && 2.0f * atan2f(n, swing.w) > l->swing_max)
-        swing = fm_angle_axis(l->swing_max, fm_scale(sa, 1.0f / n));
-    return fm_qnorm(fm_qmul(swing, clamped));
+        swing = quat_axis_angle(l->swing_max, sa.x, sa.y, sa.z);
+    return quat_normalize(quat_mul(swing, clamped));
 }
 
 /* The foot.h names, deprecated: kept for one minor version. */

@@ -456,3 +456,139 @@ T_BACKEND_TEST(foot_engine, probe_takes_its_own_backend)
     cik_foot_crowd_destroy(a.crowd);
     cik_foot_crowd_destroy(b.crowd);
 }
+
+/* ------------------------------------------------------- level of detail */
+
+/* Every public value of character c (its feet's streams, its legs'
+ * rotations and results), as bits; returns the count. */
+enum { CHAR_VALUES = 1 + 2 * (4 + 3 + 9 * CIK_FOOT_POINTS + 3 + 12 + 3 + 4 + 3) };
+static int char_values(const scene *sc, int c, uint32_t out[CHAR_VALUES])
+{
+    const cik_foot_streams *s = &sc->s;
+    int n = 0;
+    memcpy(&out[n++], &s->pelvis_drop[c], 4);
+    for (int f = 2 * c; f < 2 * c + 2; ++f) {
+        const float *v[] = {s->weight,   s->planted,  s->locked,   s->pivot,   s->anim_ankle_x, s->anim_ankle_y,
+                            s->anim_ankle_z, s->target_x, s->target_y, s->target_z, s->ankle_x, s->ankle_y,
+                            s->ankle_z,  s->foot_qx,  s->foot_qy,  s->foot_qz, s->foot_qw};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i) memcpy(&out[n++], &v[i][f], 4);
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+            const float *w[] = {s->probe_x[p],    s->probe_z[p], s->contact_y[p], s->contact_nx[p], s->contact_ny[p],
+                                s->contact_nz[p], s->point_x[p], s->point_y[p],   s->point_z[p]};
+            for (size_t i = 0; i < sizeof w / sizeof w[0]; ++i) memcpy(&out[n++], &w[i][f], 4);
+        }
+        for (int j = 0; j < 3; ++j) {
+            memcpy(&out[n++], &s->solved_x[j][f], 4);
+            memcpy(&out[n++], &s->solved_y[j][f], 4);
+            memcpy(&out[n++], &s->solved_z[j][f], 4);
+            memcpy(&out[n++], &s->solved_w[j][f], 4);
+        }
+        cik_result r;
+        cr_assert_eq(cik_batch_result(cik_foot_crowd_batch(sc->crowd), f, &r), CIK_OK);
+        memcpy(&out[n++], &r.error, 4);
+        memcpy(&out[n++], &r.iterations, 4);
+        memcpy(&out[n++], &r.flags, 4);
+    }
+    cr_assert_eq(n, CHAR_VALUES);
+    return n;
+}
+
+static int same_character(const scene *a, const scene *b, int c)
+{
+    uint32_t x[CHAR_VALUES], y[CHAR_VALUES];
+    char_values(a, c, x);
+    char_values(b, c, y);
+    return memcmp(x, y, sizeof x) == 0;
+}
+
+/* Off: scattered among on ones (groups of 16 that still run), a run of
+ * whole groups (skipped), the first character and the crowd's last ones
+ * (the tail that is no whole vector). */
+static int lod_off(int c) { return c % 7 == 3 || (c >= 320 && c < 400) || c == 0 || c >= CHARS - 5; }
+
+/* One frame of `sc` by way `how`: 0 the frame on one thread, 1 on two,
+ * 2 the staged calls, 3 ranges of 64 characters in reverse order. */
+static void lod_frame(scene *sc, const cik_heightfield *hf, cik_foot_options o, float dt, int how)
+{
+    o.solver.threads = how == 1 ? 2 : 1;
+    if (how <= 1) {
+        cr_assert_eq(cik_foot_crowd_frame_dt(sc->crowd, hf, &o, dt), CIK_OK);
+    } else if (how == 2) {
+        cr_assert_eq(cik_foot_crowd_probe_dt(sc->crowd, &o, dt), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_ground_heightfield(sc->crowd, hf, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_place_dt(sc->crowd, &o, dt), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_solve(sc->crowd, &o), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_align(sc->crowd, &o), CIK_OK);
+    } else {
+        cik_foot_frame_plan plan;
+        cr_assert_eq(cik_foot_crowd_frame_plan_init(&plan, sc->crowd, hf, &o, dt), CIK_OK);
+        for (int b = (CHARS - 1) / 64 * 64; b >= 0; b -= 64)
+            cr_assert_eq(cik_foot_crowd_frame_range(&plan, b, b + 64 < CHARS ? b + 64 : CHARS), CIK_OK);
+    }
+}
+
+/* Characters switched off keep every bit, whichever way the frame runs;
+ * the others get the bits of a crowd with all on; switched back on, a
+ * character starts afresh, bitwise as one reset with
+ * cik_foot_crowd_reset_character. */
+T_BACKEND_TEST(foot_engine, characters_switched_off_are_left_alone)
+{
+    cik_heightfield hf = ground(1.0f);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    static uint32_t before[CHARS][CHAR_VALUES];
+    for (int how = 0; how < 4; ++how) {
+        scene a, b;
+        scene_init(&a, CHARS, 1.0f, NULL);
+        scene_init(&b, CHARS, 1.0f, NULL);
+        for (int c = 0; c < CHARS; ++c) cr_assert_eq(b.s.enabled[c], 1, "on when created");
+        int off_count = 0;
+        for (int t = 0; t < 10; ++t) {
+            pose(&a, t, 1.0f);
+            pose(&b, t, 1.0f);
+            if (t == 3)
+                for (int c = 0; c < CHARS; ++c) {
+                    b.s.enabled[c] = lod_off(c) ? 0 : 1;
+                    off_count += lod_off(c);
+                }
+            if (t == 7)
+                for (int c = 0; c < CHARS; ++c)
+                    if (!b.s.enabled[c]) {
+                        b.s.enabled[c] = 2; /* any byte but 0 is on */
+                        cr_assert_eq(cik_foot_crowd_reset_character(a.crowd, c), CIK_OK);
+                    }
+            for (int c = 0; c < CHARS; ++c) char_values(&b, c, before[c]);
+            const float dt = t % 3 == 0 ? 1.0f / 30.0f : 1.0f / 60.0f;
+            lod_frame(&a, &hf, o, dt, how);
+            lod_frame(&b, &hf, o, dt, how);
+            char what[96];
+            snprintf(what, sizeof what, "%s, way %d, frame %d", cik_backend_name(be), how, t);
+            int changed = 0;
+            for (int c = 0; c < CHARS; ++c) {
+                uint32_t now[CHAR_VALUES];
+                char_values(&b, c, now);
+                int moved = memcmp(now, before[c], sizeof now) != 0;
+                changed += moved;
+                if (!b.s.enabled[c]) cr_assert(!moved, "%s: character %d is off and changed", what, c);
+                else
+                    cr_assert(same_character(&a, &b, c), "%s: character %d differs from the crowd with all on",
+                              what, c);
+            }
+            cr_assert_gt(changed, CHARS - off_count - 20, "%s: only %d characters moved", what, changed);
+        }
+        cr_assert_eq(off_count, 231, "the pattern: 157 scattered, 80 in a run, the first, 4 more at the end");
+        cik_foot_crowd_destroy(a.crowd);
+        cik_foot_crowd_destroy(b.crowd);
+    }
+}
+
+Test(foot_engine, reset_character_refusals)
+{
+    scene sc;
+    scene_init(&sc, 40, 1.0f, NULL);
+    cr_assert_eq(cik_foot_crowd_reset_character(NULL, 0), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_reset_character(sc.crowd, -1), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_reset_character(sc.crowd, 40), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_reset_character(sc.crowd, 39), CIK_OK);
+    cik_foot_crowd_destroy(sc.crowd);
+}

@@ -98,6 +98,9 @@ if(Python3_Interpreter_FOUND)
   crowdik_bad_input(bench_report_directory 2 "cannot read .*adir: Is a directory" ${report} @WORK@/adir)
   crowdik_bad_input(bench_report_not_json 2 "garbage[.]bvh is not JSON" ${report} @WORK@/garbage.bvh)
   crowdik_bad_input(bench_report_chains_word 2 "invalid int value: 'abc'" ${report} --chains abc @WORK@/x.json)
+  crowdik_bad_input(bench_report_no_results 2 "no crowdik_bench results in .*none[.]json" ${report} @WORK@/none.json)
+  crowdik_bad_input(bench_report_unwritable 3 "cannot write .*adir/no/r[.]md" ${report} @WORK@/foot.json
+                    --markdown @WORK@/adir/no/r.md)
   # the report's measures recomputed from its CSV by tools/demo/measures.py
   # (tests/tools/demo_measures.cmake): the procedural walk, and a run (the
   # 1.0 m/s still feet) when the clip is present

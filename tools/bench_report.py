@@ -17,7 +17,9 @@ the benchmark recorded in its context (cpu_model), else the host name, or
 
 Several JSON files may be given (their runs are merged); when a benchmark
 ran more than once (--benchmark_repetitions), the fastest run counts.
-Standard library only.
+Standard library only. Exit status: 0 done, 2 a bad option or an input
+that cannot be read or holds no crowdik_bench results, 3 an output that
+cannot be written (the same codes in every crowdik tool).
 """
 
 import argparse
@@ -53,7 +55,10 @@ PEER_LABELS = {"threejs": "three.js CCDIKSolver", "godot": "Godot CCDIK", "two-b
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                epilog="Exit status: 0 done, 2 a bad option or an input that cannot be read or "
+                                       "holds no crowdik_bench results, 3 an output that cannot be written. The "
+                                       "same codes in every crowdik tool.")
     p.add_argument("json", nargs="+", help="crowdik_bench JSON output file(s)")
     p.add_argument("--markdown", "-m", help="write the markdown report here (default: stdout)")
     p.add_argument("--svg", "-s", help="write the SVG plot here")
@@ -99,8 +104,14 @@ class Run:
         return self.ns
 
 
+# The foot frame's level-of-detail patterns (bench/bench_foot.c).
+LOD_LABELS = {0: "all", 1: "every 10th", 2: "first 10th"}
+
+
 class FootRun:
-    """One foot-placement frame result (foot/frame/characters:N/threads:T)."""
+    """One foot-placement frame result (foot/frame/characters:N/threads:T, or
+    foot/frame_lod/characters:N/threads:T/lod:P with a tenth of the
+    characters on)."""
 
     STAGES = ("probe", "ground", "place", "solve", "align")
 
@@ -109,6 +120,7 @@ class FootRun:
         fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
         self.characters = int(fields.get("characters", 0))
         self.threads = int(fields.get("threads", 1))
+        self.lod = int(fields.get("lod", 0))
         self.ms = float(bench.get("frame_ms", 0.0))
         self.ns_per_char = float(bench.get("ns_per_char", 0.0))
         self.chars_per_s = float(bench.get("chars_per_s", 0.0))
@@ -116,20 +128,21 @@ class FootRun:
         self.solve_share = float(bench.get("solve_share", 0.0))
 
     def key(self):
-        return (self.characters, self.threads)
+        return (self.characters, self.threads, self.lod)
 
 
 def foot_markdown(foot, context):
     out = ["## Foot placement frame", "",
            "`cik_foot_crowd_frame` on a walking crowd (bench/foot_scene.h): ms per frame (wall clock, the "
            "fastest run), and the median of each stage timed on its own (ms).", "",
-           "| characters | threads | frame ms | ns/character | characters/s | probe | ground | place | solve | "
+           "| characters | on | threads | frame ms | ns/character | characters/s | probe | ground | place | solve | "
            "align | solve share |",
-           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for key in sorted(foot, key=lambda k: (k[0], k[1] == 0, k[1])):
+           "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for key in sorted(foot, key=lambda k: (k[0], k[2], k[1] == 0, k[1])):
         f = foot[key]
-        out.append("| %d | %s | %.3f | %.0f | %.3g M | %s | %.1f %% |" % (
-            f.characters, threads_label(f.threads, context), f.ms, f.ns_per_char, f.chars_per_s / 1e6,
+        out.append("| %d | %s | %s | %.3f | %.0f | %.3g M | %s | %.1f %% |" % (
+            f.characters, LOD_LABELS.get(f.lod, "lod %d" % f.lod), threads_label(f.threads, context), f.ms,
+            f.ns_per_char, f.chars_per_s / 1e6,
             " | ".join("%.3f" % f.stages[s] for s in FootRun.STAGES), 100.0 * f.solve_share))
     out.append("")
     return "\n".join(out) + "\n"
@@ -508,7 +521,7 @@ def main(argv):
         return 2
     if not runs and not foot:
         print("bench_report: no crowdik_bench results in %s" % ", ".join(args.json), file=sys.stderr)
-        return 1
+        return 2
     md = markdown(runs, context, args) if runs else "# crowdik performance\n\n"
     if foot:
         md += "\n" + foot_markdown(foot, context)
@@ -525,7 +538,7 @@ def main(argv):
             sys.stdout.write(md)
     except OSError as e:
         print("bench_report: cannot write %s: %s" % (e.filename or "the output", e.strerror or e), file=sys.stderr)
-        return 1
+        return 3
     return 0
 
 

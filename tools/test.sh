@@ -79,15 +79,17 @@ ASAN_OPTIONS=handle_segv=0:detect_leaks=1:allocator_may_return_null=1 ctest --te
 # racing first calls), const functions on one batch, crowds sharing one
 # heightfield, crowds created at once; and examples/job_pool.c and
 # foot_job_pool.c, range solves of one batch and foot-frame ranges of one
-# crowd from a pool of threads, checked bitwise against the one-call solve.
+# crowd from a pool of threads, checked bitwise against the one-call solve;
+# examples/cxx_crowd.cpp, the C++ wrapper's frame plans on std::threads.
 # Without OpenMP, on plain threads: TSan does not know libgomp's
 # synchronisation. Any report fails the run.
 tsan=${build}-tsan
 cmake -S . -B "$tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCROWDIK_OPENMP=OFF -DCROWDIK_WERROR=ON \
-    -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+    -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
     -DCROWDIK_BUILD_TOOLS=OFF -DCROWDIK_BUILD_BENCH=OFF -DCROWDIK_BUILD_EXAMPLES=ON >/dev/null
 cmake --build "$tsan" -j "$jobs" --target test_threads crowdik_example_job_pool \
-    crowdik_example_foot_job_pool
-TSAN_OPTIONS=halt_on_error=1:exitcode=66 ctest --test-dir "$tsan" -R '^(threads_|example_job_pool$|example_foot_job_pool$)' \
+    crowdik_example_foot_job_pool crowdik_example_cxx_crowd
+TSAN_OPTIONS=halt_on_error=1:exitcode=66 ctest --test-dir "$tsan" \
+    -R '^(threads_|example_job_pool$|example_foot_job_pool$|example_cxx_crowd$)' \
     --output-on-failure -j "$jobs"
 echo "crowdik: all tests passed"

@@ -298,6 +298,13 @@ CIK_API const cik_batch *cik_foot_crowd_batch(const cik_foot_crowd *crowd);
  *  (use after a teleport or a cut). */
 CIK_API cik_status cik_foot_crowd_reset(cik_foot_crowd *crowd);
 
+/** The same for one character (a teleport, a cut, a character taken from a
+ *  pool): its next probe starts afresh, as the first frame does (feet
+ *  within 5 cm of its floor planted at full weight, no locks, the pelvis
+ *  unsmoothed); the other characters keep what they carry. ARGUMENT for a
+ *  null crowd or a character out of range. */
+CIK_API cik_status cik_foot_crowd_reset_character(cik_foot_crowd *crowd, int character);
+
 /** The crowd's streams: one float per character (`c`) or per foot (`f`),
  *  all owned by the crowd. The caller writes the inputs (marked in) before
  *  the frame and reads the outputs (out). */
@@ -344,6 +351,18 @@ typedef struct cik_foot_streams {
     float *ankle_x, *ankle_y, *ankle_z;
     float *foot_qx, *foot_qy, *foot_qz, *foot_qw;
     float *point_x[CIK_FOOT_POINTS], *point_y[CIK_FOOT_POINTS], *point_z[CIK_FOOT_POINTS];
+    /* in, c: level of detail, one byte per character, 1 (run) when the
+     * crowd is created. Every stage and the frame leave a character whose
+     * byte is 0 alone: every stream above (its solved legs among them) and
+     * what it carries from frame to frame keep their bits, and the other
+     * characters' results do not depend on it. A run of 16 characters
+     * (at multiples of 16) that are all off costs close to nothing; an off
+     * character among on ones in such a run costs what an on one does, so
+     * order the crowd by distance where many are off (docs/foot.md). A
+     * character switched back on starts afresh at its next probe, as after
+     * cik_foot_crowd_reset_character. Change the bytes between frames, not
+     * between the stages of one frame. */
+    unsigned char *enabled;
 } cik_foot_streams;
 
 /** Fills `out` with the crowd's stream pointers. */

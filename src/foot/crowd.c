@@ -1,6 +1,7 @@
 /* The crowd foot-placement pipeline (include/crowdik/foot.h, docs/foot.md). */
 #include "crowdik/foot.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +12,13 @@
 #endif
 
 #include "foot_internal.h"
-#include "foot_math.h"
+#include "../scalar_math.h"
+
+/* The streams a stage writes for a foot: the foot streams from the weight
+ * on (the pose is only read), the batch's roots (7), targets (3) and
+ * rotations (12). */
+#define SAVE_COUNT (FOOT_COUNT - FOOT_WEIGHT + 22)
+#define SETTLE_KEEP (12 + CIK__RESULT_STREAMS)
 
 struct cik_foot_crowd {
     int characters, feet;
@@ -36,6 +43,17 @@ struct cik_foot_crowd {
     cik__foot_consts kc;
     float *kpat;
     int kstale;
+    /* level of detail: the public enable bytes, and whether each character
+     * was on at its last probe (off -> on starts it afresh) */
+    unsigned char *en, *seen;
+    /* the per-foot streams a stage may write, with the batch's roots,
+     * targets and rotations: what an off character among on ones in a
+     * group gets back after the group ran (run_part) */
+    float *save[SAVE_COUNT];
+    int save_count;
+    /* the legs' rotations and results, which a settling round gives back
+     * to the legs it did not raise */
+    float *settle_keep[SETTLE_KEEP];
 };
 
 /* Floats in a constant's pattern: the widest kernel's lanes (16 x 4). */
@@ -105,15 +123,15 @@ static cik_status leg_chain(const cik_foot_leg *leg, cik_chain *c)
 {
     memset(c, 0, sizeof *c);
     c->joint_count = 3;
-    c->root_rotation = fm_q(0, 0, 0, 1);
+    c->root_rotation = quat(0, 0, 0, 1);
     c->offset[0] = leg->hip;
     c->offset[1] = leg->thigh;
     c->offset[2] = leg->shin;
     for (int j = 0; j < 3; ++j) {
-        c->rotation[j] = fm_q(0, 0, 0, 1);
+        c->rotation[j] = quat(0, 0, 0, 1);
         c->limit[j] = leg->limit[j];
     }
-    c->effector = fm_v(0, 0, 0);
+    c->effector = vec3(0, 0, 0);
     return CIK_OK;
 }
 
@@ -124,7 +142,7 @@ static cik_status check_leg(const cik_foot_leg *leg)
         !vec_finite(leg->sole_normal) || !isfinite(leg->ankle_height) || !vec_finite(leg->point[0]) ||
         !vec_finite(leg->point[1]) || !vec_finite(leg->point[2]))
         return CIK_ERROR_NON_FINITE;
-    if (!(leg->ankle_height >= 0.0f) || !(fm_len(leg->sole_normal) > 1e-6f))
+    if (!(leg->ankle_height >= 0.0f) || !(vec3_length(leg->sole_normal) > 1e-6f))
         return CIK_ERROR_ARGUMENT;
     return CIK_OK;
 }
@@ -143,7 +161,7 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
         k[LEG_HIPZ + 3 * i][f] = v[i].z;
     }
     k[LEG_AH][f] = l->ankle_height;
-    k[LEG_REACH][f] = fm_len(l->thigh) + fm_len(l->shin);
+    k[LEG_REACH][f] = vec3_length(l->thigh) + vec3_length(l->shin);
     /* the limits as the batch prepared them (install_legs set the leg's
      * chain first): one preparation, one layout for the CCD and foot kernels */
     for (int j = 0; j < 3; ++j) {
@@ -184,12 +202,12 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
     for (int side = 0; side < 2; ++side) {
         int f = 2 * character + side;
         cik_foot_leg l = legs[side];
-        l.sole_normal = fm_norm(l.sole_normal);
-        if (fm_dot(l.point[0], l.point[0]) == 0.0f && fm_dot(l.point[1], l.point[1]) == 0.0f &&
-            fm_dot(l.point[2], l.point[2]) == 0.0f)
-            for (int p = 0; p < CIK_FOOT_POINTS; ++p) l.point[p] = fm_scale(l.sole_normal, -l.ankle_height);
+        l.sole_normal = vec3_normalize(l.sole_normal);
+        if (vec3_dot(l.point[0], l.point[0]) == 0.0f && vec3_dot(l.point[1], l.point[1]) == 0.0f &&
+            vec3_dot(l.point[2], l.point[2]) == 0.0f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) l.point[p] = vec3_scale(l.sole_normal, -l.ankle_height);
         for (int j = 0; j < 3; ++j)
-            if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = fm_norm(l.limit[j].axis);
+            if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = vec3_normalize(l.limit[j].axis);
         cr->legs[f] = l;
         leg_prepare(cr, f, &l);
         cr->kstale = 1;
@@ -197,23 +215,40 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
     return CIK_OK;
 }
 
-/* The state carried from frame to frame as a fresh crowd has it: nothing
- * planted or locked, no blend, no smoothing. */
+/* The state that feet [f0, f1) carry from frame to frame as a fresh crowd
+ * has it: nothing planted or locked, no blend; `cold` marks them for the
+ * probe's first-frame rules (a single character's reset; the crowd's
+ * reset clears `primed` instead). */
+static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
+{
+    static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
+                               FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS};
+    for (int f = f0; f < f1; ++f) {
+        for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
+        cr->f[FOOT_BTIME][f] = 1e30f;
+        cr->f[FOOT_BYC][f] = 1.0f;
+        cr->f[FOOT_YAWC][f] = 1.0f;
+        cr->f[FOOT_COLD][f] = cold;
+    }
+}
+
+/* The whole crowd afresh: no smoothing, no frame run. */
 static void forget(cik_foot_crowd *cr)
 {
     cr->primed = 0;
     memset(cr->c[CHAR_STATE], 0, sizeof(float) * (size_t)cr->characters);
     memset(cr->c[CHAR_STATEV], 0, sizeof(float) * (size_t)cr->characters);
-    static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
-                               FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS};
-    for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k)
-        memset(cr->f[zero[k]], 0, sizeof(float) * (size_t)cr->feet);
-    for (int f = 0; f < cr->feet; ++f) {
-        cr->f[FOOT_BTIME][f] = 1e30f;
-        cr->f[FOOT_BYC][f] = 1.0f;
-        cr->f[FOOT_YAWC][f] = 1.0f;
-    }
+    forget_feet(cr, 0, cr->feet, 0.0f);
+}
+
+/* One character afresh: its feet cold, its pelvis spring's state not
+ * finite, which the next place takes as "start at the need". */
+static void forget_character(cik_foot_crowd *cr, int c)
+{
+    cr->c[CHAR_STATE][c] = NAN;
+    cr->c[CHAR_STATEV][c] = 0.0f;
+    forget_feet(cr, 2 * c, 2 * c + 2, 1.0f);
 }
 
 static void *allocate(const cik_allocator *a, size_t size, size_t alignment)
@@ -261,7 +296,8 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     size_t cstride = ((size_t)cr->characters + 15) & ~(size_t)15; /* 64-byte multiples */
     size_t fstride = ((size_t)cr->feet + 15) & ~(size_t)15;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
-    size_t floats = cstride * CHAR_COUNT + fstride * (FOOT_COUNT + LEG_COUNT) + (size_t)PATTERN * LEG_COUNT;
+    size_t floats = cstride * CHAR_COUNT + fstride * (FOOT_COUNT + LEG_COUNT) + (size_t)PATTERN * LEG_COUNT +
+                    cstride / 2; /* the enable and seen bytes */
     /* 64 bytes more, aligned by hand: malloc does not align to 64, and an
      * allocator asked for 64 need not be trusted with the streams' layout */
     cr->block_bytes = floats * sizeof(float) + 64;
@@ -277,6 +313,24 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     for (int i = 0; i < FOOT_COUNT; ++i, p += fstride) cr->f[i] = p;
     for (int i = 0; i < LEG_COUNT; ++i, p += fstride) cr->k[i] = p;
     cr->kpat = p;
+    p += (size_t)PATTERN * LEG_COUNT;
+    cr->en = (unsigned char *)p;
+    cr->seen = cr->en + cstride;
+    memset(cr->en, 1, 2 * cstride);
+    for (int i = FOOT_WEIGHT; i < FOOT_COUNT; ++i) cr->save[cr->save_count++] = cr->f[i];
+    float *const batch_out[] = {cr->bs.root_position_x, cr->bs.root_position_y, cr->bs.root_position_z,
+                                cr->bs.root_rotation_x, cr->bs.root_rotation_y, cr->bs.root_rotation_z,
+                                cr->bs.root_rotation_w, cr->bs.target_x, cr->bs.target_y, cr->bs.target_z};
+    for (size_t i = 0; i < sizeof batch_out / sizeof batch_out[0]; ++i) cr->save[cr->save_count++] = batch_out[i];
+    for (int j = 0; j < 3; ++j) {
+        cr->save[cr->save_count++] = cr->bs.rotation_x[j];
+        cr->save[cr->save_count++] = cr->bs.rotation_y[j];
+        cr->save[cr->save_count++] = cr->bs.rotation_z[j];
+        cr->save[cr->save_count++] = cr->bs.rotation_w[j];
+    }
+    assert(cr->save_count == SAVE_COUNT);
+    for (int t = 0; t < 12; ++t) cr->settle_keep[t] = cr->save[SAVE_COUNT - 12 + t];
+    for (int t = 0; t < CIK__RESULT_STREAMS; ++t) cr->settle_keep[12 + t] = (float *)cik__result_stream(cr->batch, t);
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[CHAR_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
@@ -337,6 +391,13 @@ cik_status cik_foot_crowd_reset(cik_foot_crowd *cr)
     return CIK_OK;
 }
 
+cik_status cik_foot_crowd_reset_character(cik_foot_crowd *cr, int character)
+{
+    if (!cr || character < 0 || character >= cr->characters) return CIK_ERROR_ARGUMENT;
+    forget_character(cr, character);
+    return CIK_OK;
+}
+
 cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 {
     if (!cr || !o) return CIK_ERROR_ARGUMENT;
@@ -390,6 +451,7 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
     o->foot_qy = cr->f[FOOT_FQY];
     o->foot_qz = cr->f[FOOT_FQZ];
     o->foot_qw = cr->f[FOOT_FQW];
+    o->enabled = cr->en;
     return CIK_OK;
 }
 /* ------------------------------------------------------------------------ */
@@ -406,8 +468,8 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
  * like the solver's), with two small scalar loops: the per-character ones
  * (the pelvis copied to both feet; the pelvis drop, the larger need of the
  * two feet, smoothed) and the ground stage's gather of heights. Nothing calls
- * a transcendental function per foot: limits and the two-bone start use
- * half-angle algebra (foot_math.h, foot_kernel.h).
+ * a transcendental function per foot: limits and the heel lift use
+ * half-angle algebra (foot_kernel.h).
  */
 
 /* Below this many feet the stages run on the calling thread (a parallel
@@ -596,12 +658,141 @@ typedef struct frame_plan {
 typedef char frame_plan_fits[sizeof(frame_plan) <= sizeof(((cik_foot_frame_plan *)0)->opaque) ? 1 : -1];
 typedef char frame_alignment_public[ALIGN_CHARS == CIK_FOOT_RANGE_ALIGNMENT ? 1 : -1];
 
-/* Runs the plan's stages over characters [c0, c1) in blocks. */
-static void run_part(const frame_plan *fp, int c0, int c1)
+/* Runs the plan's stages over characters [b, e) of the block whose
+ * scratch starts at foot job->s0: whole groups of LOD_GROUP characters
+ * (or the crowd's end). */
+static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e)
 {
     cik_foot_crowd *cr = fp->cr;
     const cik__foot_kernel *k = fp->k;
     const int stages = fp->stages;
+    const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
+    const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
+    const int f0 = 2 * b, f1 = 2 * e;
+    if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, job, b, e);
+    if (stages & DO_PROBE) RUN(k, probe, job, f0, f1);
+    if (stages & DO_GROUND)
+        for (job->point = 0; job->point < CIK_FOOT_POINTS; ++job->point) {
+            RUN(k, ground_cells, job, f0, f1);
+            cik__foot_ground_gather(job, hf, f0, f1);
+            RUN(k, ground, job, f0, f1);
+        }
+    if (stages & DO_PLACE) {
+        RUN(k, place_a, job, f0, f1);
+        pelvis_drop(cr, job, pa, b, e);
+        RUN(k, place_b, job, f0, f1);
+    }
+    /* the block's legs, while what place wrote is still in the cache */
+    if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
+    if (stages & DO_ALIGN) {
+        RUN(k, align, job, f0, f1);
+        /* a foot the ankle's limit left with a point below its ground
+         * is raised by that much and its leg solved and aligned once
+         * more (the block's other legs are converged: the solve only
+         * checks them) */
+        for (int round = 0; round < SETTLE_ROUNDS; ++round) {
+            RUN(k, settle, job, f0, f1);
+            /* per chunk of SETTLE_FEET (whole vectors, at multiples of
+             * it from foot 0: the same chunks whatever the range
+             * split, so the bits are too) with a raised foot */
+            const float *moved = job->s[SCRATCH_NEED] - job->s0;
+            int any = 0;
+            for (int c = f0; c < f1; c += SETTLE_FEET) {
+                int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
+                for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f && cr->bs.enabled[f];
+                if (!hit) continue;
+                any = 1;
+                /* the chunk's legs solved whole (cheaper than gathering
+                 * the raised ones), then the others given back what their
+                 * own solve left: rotations and results */
+                float keep[SETTLE_KEEP][SETTLE_FEET];
+                const int n = ce - c;
+                for (int t = 0; t < SETTLE_KEEP; ++t) memcpy(keep[t], cr->settle_keep[t] + c, sizeof(float) * (size_t)n);
+                cik__solve_range(&fp->solve, c, ce);
+                for (int f = c; f < ce; ++f)
+                    if (moved[f] == 0.0f)
+                        for (int t = 0; t < SETTLE_KEEP; ++t) memcpy(cr->settle_keep[t] + f, &keep[t][f - c], sizeof(float));
+                RUN(k, align, job, c, ce);
+            }
+            if (!any) break;
+        }
+    }
+}
+
+/* Level of detail: characters whose enable byte is 0 are left alone. A
+ * group of LOD_GROUP characters (at multiples of it: one settling chunk, a
+ * whole step of every foot kernel) with none on is skipped; one with all
+ * on runs with its neighbours; one with some on runs whole, and its off
+ * characters get back every stream a stage writes (the kernels' lanes are
+ * independent, so the on ones get the bits they get in a full group). The
+ * off legs are off in the batch too, so the solve leaves their results. */
+#define LOD_GROUP (SETTLE_FEET / 2)
+typedef char lod_groups_whole_ranges[ALIGN_CHARS % LOD_GROUP == 0 && BLOCK % LOD_GROUP == 0 ? 1 : -1];
+
+static int group_on(const cik_foot_crowd *cr, int g, int ge)
+{
+    int on = 0;
+    for (int c = g; c < ge; ++c) on += cr->en[c] != 0;
+    return on;
+}
+
+static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e)
+{
+    cik_foot_crowd *cr = fp->cr;
+    const int ns = cr->save_count;
+    for (int g = b; g < e;) {
+        int ge = e - g < LOD_GROUP ? e : g + LOD_GROUP, on = group_on(cr, g, ge);
+        if (on == 0) {
+            g = ge;
+            continue;
+        }
+        if (on == ge - g) {
+            int h = ge;
+            while (h < e) {
+                int he = e - h < LOD_GROUP ? e : h + LOD_GROUP;
+                if (group_on(cr, h, he) != he - h) break;
+                h = he;
+            }
+            run_block(fp, job, g, h);
+            g = h;
+            continue;
+        }
+        /* the group's written streams, whole (about 13 KiB on the stack), and
+         * the off feet's bits put back stream by stream */
+        const int f0 = 2 * g, nf = 2 * (ge - g);
+        float keep[SAVE_COUNT][2 * LOD_GROUP], keepc[3][LOD_GROUP];
+        static const int char_out[3] = {CHAR_DROP, CHAR_STATE, CHAR_STATEV};
+        for (int t = 0; t < 3; ++t) memcpy(keepc[t], cr->c[char_out[t]] + g, sizeof(float) * (size_t)(ge - g));
+        for (int t = 0; t < ns; ++t) memcpy(keep[t], cr->save[t] + f0, sizeof(float) * (size_t)nf);
+        run_block(fp, job, g, ge);
+        for (int c = 0; c < ge - g; ++c) {
+            if (cr->en[g + c]) continue;
+            for (int t = 0; t < 3; ++t) memcpy(cr->c[char_out[t]] + g + c, &keepc[t][c], sizeof(float));
+            for (int t = 0; t < ns; ++t) memcpy(cr->save[t] + f0 + 2 * c, &keep[t][2 * c], 2 * sizeof(float));
+        }
+        g = ge;
+    }
+}
+
+/* The enable bytes of characters [b, e) as the stages need them: a
+ * character switched on since its last probe starts afresh (DO_PROBE), and
+ * the batch's bytes of its legs follow it (the solve). */
+static void follow_enable(const frame_plan *fp, int b, int e)
+{
+    cik_foot_crowd *cr = fp->cr;
+    if (fp->stages & DO_PROBE)
+        for (int c = b; c < e; ++c) {
+            if (cr->en[c] && !cr->seen[c]) forget_character(cr, c);
+            cr->seen[c] = cr->en[c] != 0;
+        }
+    if (fp->stages & (DO_SOLVE | DO_ALIGN))
+        for (int c = b; c < e; ++c) cr->bs.enabled[2 * c] = cr->bs.enabled[2 * c + 1] = cr->en[c] != 0;
+}
+
+/* Runs the plan's stages over characters [c0, c1) in blocks. */
+static void run_part(const frame_plan *fp, int c0, int c1)
+{
+    cik_foot_crowd *cr = fp->cr;
     const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
     const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
     /* the blocks' scratch: on this thread's stack, 30 KiB, never allocated */
@@ -626,47 +817,13 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job.iz2 = 0.5f / hf->spacing_z;
     }
     for (int b = c0; b < c1; b += BLOCK) {
-        int e = c1 - b < BLOCK ? c1 : b + BLOCK, f0 = 2 * b, f1 = 2 * e;
-        job.s0 = f0;
-        if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, &job, b, e);
-        if (stages & DO_PROBE) RUN(k, probe, &job, f0, f1);
-        if (stages & DO_GROUND)
-            for (job.point = 0; job.point < CIK_FOOT_POINTS; ++job.point) {
-                RUN(k, ground_cells, &job, f0, f1);
-                cik__foot_ground_gather(&job, hf, f0, f1);
-                RUN(k, ground, &job, f0, f1);
-            }
-        if (stages & DO_PLACE) {
-            RUN(k, place_a, &job, f0, f1);
-            pelvis_drop(cr, &job, pa, b, e);
-            RUN(k, place_b, &job, f0, f1);
-        }
-        /* the block's legs, while what place wrote is still in the cache */
-        if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
-        if (stages & DO_ALIGN) {
-            RUN(k, align, &job, f0, f1);
-            /* a foot the ankle's limit left with a point below its ground
-             * is raised by that much and its leg solved and aligned once
-             * more (the block's other legs are converged: the solve only
-             * checks them) */
-            for (int round = 0; round < SETTLE_ROUNDS; ++round) {
-                RUN(k, settle, &job, f0, f1);
-                /* per chunk of SETTLE_FEET (whole vectors, at multiples of
-                 * it from foot 0: the same chunks whatever the range
-                 * split, so the bits are too) with a raised foot */
-                const float *moved = job.s[SCRATCH_NEED] - job.s0;
-                int any = 0;
-                for (int c = f0; c < f1; c += SETTLE_FEET) {
-                    int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
-                    for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f;
-                    if (!hit) continue;
-                    any = 1;
-                    cik__solve_range(&fp->solve, c, ce);
-                    RUN(k, align, &job, c, ce);
-                }
-                if (!any) break;
-            }
-        }
+        int e = c1 - b < BLOCK ? c1 : b + BLOCK;
+        job.s0 = 2 * b;
+        follow_enable(fp, b, e);
+        if (memchr(cr->en + b, 0, (size_t)(e - b)))
+            run_lod(fp, &job, b, e);
+        else
+            run_block(fp, &job, b, e);
     }
 }
 
@@ -745,13 +902,32 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     return CIK_OK;
 }
 
-cik_status cik_foot_crowd_probe_dt(cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
+/* One public stage call (or the frame): checked, then run over the whole
+ * crowd on the options' threads; a place makes the carried state mean
+ * something (primed). The solve stage is cik_solve on the crowd's batch,
+ * its off legs off. */
+static cik_status run_call(cik_foot_crowd *cr, const cik_foot_options *opt, float dt, int stages,
+                           const cik_heightfield *hf)
 {
     frame_plan fp;
     cik_options so;
-    cik_status s = prepare(cr, opt, dt, DO_PROBE, NULL, &fp, &so);
-    if (s == CIK_OK) run_stages(&fp);
-    return s;
+    cik_status s = prepare(cr, opt, dt, stages, hf, &fp, &so);
+    if (s != CIK_OK) return s;
+    if (stages == DO_SOLVE) {
+        follow_enable(&fp, 0, cr->characters);
+        return cik_solve(cr->batch, &so);
+    }
+    /* the frame: every stage, one block of characters after the other, in
+     * one parallel region, so that each block's streams stay in the cache
+     * from stage to stage */
+    run_stages(&fp);
+    if (stages & DO_PLACE) cr->primed = 1;
+    return CIK_OK;
+}
+
+cik_status cik_foot_crowd_probe_dt(cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
+{
+    return run_call(cr, opt, dt, DO_PROBE, NULL);
 }
 
 cik_status cik_foot_crowd_probe(cik_foot_crowd *cr, const cik_foot_options *opt)
@@ -762,22 +938,12 @@ cik_status cik_foot_crowd_probe(cik_foot_crowd *cr, const cik_foot_options *opt)
 cik_status cik_foot_crowd_ground_heightfield(cik_foot_crowd *cr, const cik_heightfield *hf,
                                              const cik_foot_options *opt)
 {
-    frame_plan fp;
-    cik_options so;
-    cik_status s = prepare(cr, opt, 0.0f, DO_GROUND, hf, &fp, &so);
-    if (s == CIK_OK) run_stages(&fp);
-    return s;
+    return run_call(cr, opt, 0.0f, DO_GROUND, hf);
 }
 
 cik_status cik_foot_crowd_place_dt(cik_foot_crowd *cr, const cik_foot_options *opt, float dt)
 {
-    frame_plan fp;
-    cik_options so;
-    cik_status s = prepare(cr, opt, dt, DO_PLACE, NULL, &fp, &so);
-    if (s != CIK_OK) return s;
-    run_stages(&fp);
-    cr->primed = 1;
-    return CIK_OK;
+    return run_call(cr, opt, dt, DO_PLACE, NULL);
 }
 
 cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
@@ -787,34 +953,18 @@ cik_status cik_foot_crowd_place(cik_foot_crowd *cr, const cik_foot_options *opt)
 
 cik_status cik_foot_crowd_solve(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
-    frame_plan fp;
-    cik_options so;
-    cik_status s = prepare(cr, opt, 0.0f, DO_SOLVE, NULL, &fp, &so);
-    if (s != CIK_OK) return s;
-    return cik_solve(cr->batch, &so);
+    return run_call(cr, opt, 0.0f, DO_SOLVE, NULL);
 }
 
 cik_status cik_foot_crowd_align(cik_foot_crowd *cr, const cik_foot_options *opt)
 {
-    frame_plan fp;
-    cik_options so;
-    cik_status s = prepare(cr, opt, 0.0f, DO_ALIGN, NULL, &fp, &so);
-    if (s == CIK_OK) run_stages(&fp);
-    return s;
+    return run_call(cr, opt, 0.0f, DO_ALIGN, NULL);
 }
 
 cik_status cik_foot_crowd_frame_dt(cik_foot_crowd *cr, const cik_heightfield *hf, const cik_foot_options *opt,
                                    float dt)
 {
-    frame_plan fp;
-    cik_options so;
-    cik_status s = prepare(cr, opt, dt, DO_FRAME, hf, &fp, &so);
-    if (s != CIK_OK) return s;
-    /* every stage, one block of characters after the other: one parallel
-     * region, and each block's streams stay in the cache from stage to stage */
-    run_stages(&fp);
-    cr->primed = 1;
-    return CIK_OK;
+    return run_call(cr, opt, dt, DO_FRAME, hf);
 }
 
 cik_status cik_foot_crowd_frame(cik_foot_crowd *cr, const cik_heightfield *hf, const cik_foot_options *opt)

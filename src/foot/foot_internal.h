@@ -58,6 +58,9 @@ enum {
     /* from the probe to place, this frame: the planned pivot (x, z) and the
      * heading turn of the foot (half-angle sin, cos about up) */
     FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_YAWC,
+    /* 1: the next probe starts this foot afresh, as the crowd's first frame
+     * (cik_foot_crowd_reset_character, a character switched back on) */
+    FOOT_COLD,
     FOOT_COUNT
 };
 

@@ -221,14 +221,17 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
          * lowest point is within FIRST_PLANT of the animation's floor, at
          * full weight */
         vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(sld(job, SCRATCH_EFLOOR, i), v_set1(job->first_plant)));
-        if (!job->primed) moved2 = never;
+        /* a foot without a last frame: the crowd's first, or one reset */
+        vm cold = job->primed ? v_gt(ld(cF, FOOT_COLD, i), z) : v_ge(one, z);
+        v_store(F[FOOT_COLD] + i, z);
+        moved2 = v_sel(cold, never, moved2);
         /* contacts */
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
         vf age = v_add(ld(cF, FOOT_CTIME, i), dt);
         vm planted, plant_event;
         if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
             vm slow = v_lt(moved2, plant2), fast = v_gt(moved2, release2);
-            if (!job->primed) slow = first_planted;
+            slow = w_or(w_and(cold, first_planted), w_andnot(slow, cold));
             plant_event = w_andnot(slow, was);
             vm release = w_and(w_and(was, fast), v_ge(age, v_set1(job->min_contact)));
             planted = w_or(plant_event, w_andnot(was, release));
@@ -236,7 +239,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vf ease = ld(cF, FOOT_EASE, i);
             ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z); /* NaN: afresh */
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));
-            if (!job->primed) ease = v_sel(planted, one, z);
+            ease = v_sel(cold, v_sel(planted, one, z), ease);
             v_store(F[FOOT_EASE] + i, ease);
             v_store(F[FOOT_WEIGHT] + i, smooth01(ease));
         } else {
@@ -269,7 +272,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         /* the lock; the foot's points in the ankle frame, and the foot as
          * the last frame placed it (the animation's on the first frame) */
         v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
-        vq last = job->primed ? q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i) : w2;
+        vq last = q_sel(cold, w2, q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i));
         vm locked = v_gt(ld(cF, FOOT_LOCKED, i), z);
         vf pv = ld(cF, FOOT_PIVOT, i);
         v3 ppv = pick3v(pv, P);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "foot_internal.h"
-#include "foot_math.h"
+#include "../scalar_math.h"
 
 cik_status cik_heightfield_validate(const cik_heightfield *hf)
 {
@@ -81,9 +81,9 @@ static inline void hf_sample(const cik_heightfield *hf, float x, float z, float 
         float n01 = 1.0f / sqrtf(gx01 * gx01 + 1.0f + gz01 * gz01);
         float n11 = 1.0f / sqrtf(gx11 * gx11 + 1.0f + gz11 * gz11);
         float a = w00 * n00, b = w10 * n10, c = w01 * n01, d = w11 * n11;
-        cik_vec3 n = fm_v(-(a * gx00 + b * gx10 + c * gx01 + d * gx11), a + b + c + d,
+        cik_vec3 n = vec3(-(a * gx00 + b * gx10 + c * gx01 + d * gx11), a + b + c + d,
                           -(a * gz00 + b * gz10 + c * gz01 + d * gz11));
-        *normal = fm_norm(n);
+        *normal = vec3_normalize(n);
     }
 }
 

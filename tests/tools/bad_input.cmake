@@ -15,6 +15,8 @@
 #   adir/           a folder where a file is expected
 #   unreadable.bvh  a file without read permission (root reads it anyway:
 #                   then a test that needs it reports SKIPPED)
+#   none.json       crowdik_bench JSON output without results
+#   foot.json       crowdik_bench JSON output with one foot frame
 cmake_minimum_required(VERSION 3.16)
 foreach(v TOOL_COMMAND EXPECT EXIT_CODE WORK)
   if(NOT DEFINED ${v})
@@ -25,6 +27,9 @@ endforeach()
 file(MAKE_DIRECTORY "${WORK}/adir")
 file(WRITE "${WORK}/garbage.bvh" "this is not a motion capture file\n1 2 3\n")
 file(WRITE "${WORK}/empty.bvh" "")
+file(WRITE "${WORK}/none.json" "{\"benchmarks\": []}\n")
+file(WRITE "${WORK}/foot.json"
+     "{\"benchmarks\": [{\"name\": \"foot/frame/characters:10/threads:1/manual_time\", \"frame_ms\": 1.0}]}\n")
 file(REMOVE "${WORK}/unreadable.bvh")
 file(WRITE "${WORK}/unreadable.bvh" "HIERARCHY\n")
 execute_process(COMMAND chmod 000 "${WORK}/unreadable.bvh")
