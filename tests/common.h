@@ -205,6 +205,50 @@ static inline cik_options t_plain_options(cik_backend backend, int threads)
     return o;
 }
 
+/* Agreement between backends (docs/solver.md): `ref` solved on the
+ * reference and `got` on backend `be`, both with the options o otherwise. */
+static inline void t_solve_pair(cik_batch *ref, cik_batch *got, cik_options o, cik_backend be)
+{
+    o.backend = CIK_BACKEND_REFERENCE;
+    cr_assert_eq(cik_solve(ref, &o), CIK_OK);
+    o.backend = be;
+    cr_assert_eq(cik_solve(got, &o), CIK_OK, "%s", cik_backend_name(be));
+}
+
+/* How far chain i's effector in `got` lies from its effector in `ref`,
+ * relative to the chain's scale (docs/solver.md): the larger of 1, its
+ * reach and the magnitude of its coordinates in `ref`, those of every joint
+ * and the effector (every_joint) or of the root and the effector (float
+ * positions carry a relative error). */
+static inline double t_effector_gap(const cik_batch *ref, const cik_batch *got, int i, int every_joint)
+{
+    cik_vec3 er, eg, p[CIK_MAX_JOINTS];
+    cik_chain c;
+    cr_assert_eq(cik_batch_get_chain(ref, i, &c), CIK_OK);
+    cr_assert_eq(cik_batch_forward(ref, i, p, &er), CIK_OK);
+    cr_assert_eq(cik_batch_forward(got, i, NULL, &eg), CIK_OK);
+    const int points = every_joint ? c.joint_count : 1;
+    if (!every_joint) p[0] = c.root_position;
+    double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
+    for (int j = 0; j <= points; ++j) {
+        cik_vec3 v = j < points ? p[j] : er;
+        double m = fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+        scale = m > scale ? m : scale;
+    }
+    return t_dist(er, eg) / scale;
+}
+
+/* Chain i took as many passes in both batches and has the same converged
+ * flag (only CONVERGED: UNREACHABLE is a coin toss for a target exactly at
+ * the reach). */
+static inline int t_same_passes(const cik_batch *ref, const cik_batch *got, int i)
+{
+    cik_result rr, rg;
+    cr_assert_eq(cik_batch_result(ref, i, &rr), CIK_OK);
+    cr_assert_eq(cik_batch_result(got, i, &rg), CIK_OK);
+    return rr.iterations == rg.iterations && (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
+}
+
 /* Every rotation and result of a batch, for bitwise comparison. */
 /* The chains of the sign tests: an unlimited one-joint chain whose solution
  * has w < 0 (reached by turning on past a half turn, to 3.383 rad), and the

@@ -6,6 +6,7 @@
  * bad values are refused.
  */
 #include "common.h"
+#include "legs.h"
 
 static void solve_ok(cik_batch *b, const cik_options *o) { cr_assert_eq(cik_solve(b, o), CIK_OK); }
 
@@ -252,15 +253,8 @@ T_BACKEND_TEST(options, pole_sets_the_bend_plane)
         c.offset[1] = t_v3(0, -0.45f, 0);
         c.offset[2] = t_v3(0, -0.42f, 0);
         c.effector = t_v3(0, -0.05f, 0);
-        c.limit[0].type = CIK_LIMIT_SWING_TWIST;
-        c.limit[0].axis = t_v3(0, -1, 0);
-        c.limit[0].min_angle = -3.0f;
-        c.limit[0].max_angle = 3.0f;
-        c.limit[0].swing_max = 1.5f;
-        c.limit[1].type = CIK_LIMIT_HINGE;
-        c.limit[1].axis = t_v3(1, 0, 0);
-        c.limit[1].min_angle = 0.0f;
-        c.limit[1].max_angle = 2.6f;
+        c.limit[0] = limit_swing_twist(t_v3(0, -1, 0), -3.0f, 3.0f, 1.5f);
+        c.limit[1] = limit_hinge(t_v3(1, 0, 0), 0.0f, 2.6f);
         c.target = t_v3(0, -0.75f, 0);
         c.pole = t_v3(poles[p][0], poles[p][1], poles[p][2]);
         c.pole_weight = 1.0f;
@@ -337,40 +331,17 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
                 cik_batch *got = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
                 cik_options o = custom;
                 o.max_iterations = passes;
-                o.backend = CIK_BACKEND_REFERENCE;
-                solve_ok(ref, &o);
-                o.backend = be;
-                solve_ok(got, &o);
+                t_solve_pair(ref, got, o, be);
                 for (int i = 0; i < n; ++i) {
                     if (passes == 1) {
-                        cik_vec3 er, eg;
-                        cik_chain c;
-                        cik_batch_get_chain(ref, i, &c);
-                        cik_batch_forward(ref, i, NULL, &er);
-                        cik_batch_forward(got, i, NULL, &eg);
-                        /* the chain's scale (docs/solver.md): the larger of 1, its
-                         * reach and its coordinates' magnitude (float positions
-                         * carry a relative error) */
-                        double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
-                        const cik_vec3 at[2] = {c.root_position, er};
-                        for (int v = 0; v < 2; ++v) {
-                            double m = fmax(fabs(at[v].x), fmax(fabs(at[v].y), fabs(at[v].z)));
-                            scale = m > scale ? m : scale;
-                        }
-                        double d = t_dist(er, eg) / scale;
+                        /* the scale from the root and the effector */
+                        double d = t_effector_gap(ref, got, i, 0);
                         over += d > 1e-5;
                         cr_assert_leq(d, 1e-3, "%s %s J=%d chain %d: %g apart after one pass",
                                       cik_backend_name(be), wl_name(kinds[k]), J, i, d);
                         ++chains;
                     } else {
-                        cik_result rr, rg;
-                        cik_batch_result(ref, i, &rr);
-                        cik_batch_result(got, i, &rg);
-                        /* (a one-joint random chain's target lies
-                         * exactly at its reach: UNREACHABLE is a coin
-                         * toss there, so only CONVERGED is compared) */
-                        same += rr.iterations == rg.iterations &&
-                                (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
+                        same += t_same_passes(ref, got, i);
                         ++total;
                     }
                 }

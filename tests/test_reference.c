@@ -6,6 +6,7 @@
  * convergence option zero): the solver semantics exactly.
  */
 #include "common.h"
+#include "legs.h"
 
 /* Solves one chain alone with the reference; returns its result and the
  * solved chain in *out. */
@@ -77,10 +78,7 @@ Test(reference, two_joint_planar_analytic_angles)
     cik_chain c = t_chain(2);
     c.offset[1] = t_v3(1, 0, 0);
     c.effector = t_v3(1, 0, 0);
-    c.limit[0].type = CIK_LIMIT_HINGE;
-    c.limit[0].axis = t_v3(0, 0, 1);
-    c.limit[0].min_angle = -3.14159f;
-    c.limit[0].max_angle = 3.14159f;
+    c.limit[0] = limit_hinge(t_v3(0, 0, 1), -3.14159f, 3.14159f);
     c.limit[1] = c.limit[0];
     c.limit[1].min_angle = 0.0f;
     c.rotation[0] = t_angle_axis(-0.5, 0, 0, 1);
@@ -166,11 +164,7 @@ Test(reference, swing_cone_clamp)
      * swing, clamped to the 0.5 rad cone */
     cik_chain c = t_chain(1);
     c.effector = t_v3(1, 0, 0);
-    c.limit[0].type = CIK_LIMIT_SWING_TWIST;
-    c.limit[0].axis = t_v3(1, 0, 0);
-    c.limit[0].min_angle = -0.3f;
-    c.limit[0].max_angle = 0.3f;
-    c.limit[0].swing_max = 0.5f;
+    c.limit[0] = limit_swing_twist(t_v3(1, 0, 0), -0.3f, 0.3f, 0.5f);
     c.target = t_v3(0, 1, 0);
     cik_chain s;
     cik_result r = solve_one(&c, 1e-3f, 10, &s);
@@ -195,11 +189,7 @@ Test(reference, twist_clamp)
      * about X, clamped to 0.3 rad */
     cik_chain c = t_chain(1);
     c.effector = t_v3(0, 1, 0);
-    c.limit[0].type = CIK_LIMIT_SWING_TWIST;
-    c.limit[0].axis = t_v3(1, 0, 0);
-    c.limit[0].min_angle = -0.3f;
-    c.limit[0].max_angle = 0.3f;
-    c.limit[0].swing_max = 1.0f;
+    c.limit[0] = limit_swing_twist(t_v3(1, 0, 0), -0.3f, 0.3f, 1.0f);
     c.target = t_v3(0, 0, 1);
     cik_chain s;
     solve_one(&c, 1e-3f, 10, &s);
@@ -240,10 +230,7 @@ Test(reference, antiparallel_start_converges)
     /* a hinge joint turns about its own axis for the half turn */
     cik_chain c = t_chain(1);
     c.effector = t_v3(1, 0, 0);
-    c.limit[0].type = CIK_LIMIT_HINGE;
-    c.limit[0].axis = t_v3(0, 1, 0);
-    c.limit[0].min_angle = -3.14159f;
-    c.limit[0].max_angle = 3.14159f;
+    c.limit[0] = limit_hinge(t_v3(0, 1, 0), -3.14159f, 3.14159f);
     c.target = t_v3(-1, 0, 0);
     cik_chain s;
     cik_result r = solve_one(&c, 1e-3f, 10, &s);

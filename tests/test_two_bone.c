@@ -24,6 +24,7 @@
  * parents other than uniform, soften, twist angle, job weight) are left out.
  */
 #include "common.h"
+#include "legs.h"
 
 #include <criterion/parameterized.h>
 
@@ -60,10 +61,7 @@ static cik_chain tb_base(void)
     c.offset[1] = t_v3(0, 1, 0);
     c.rotation[1] = t_angle_axis(-M_PI / 2, 0, 0, 1);
     c.effector = t_v3(0, 1, 0);
-    c.limit[1].type = CIK_LIMIT_HINGE;
-    c.limit[1].axis = t_v3(0, 0, 1);
-    c.limit[1].min_angle = (float)-M_PI;
-    c.limit[1].max_angle = 0.0f;
+    c.limit[1] = limit_hinge(t_v3(0, 0, 1), (float)-M_PI, 0.0f);
     c.pole = t_v3(0, 1, 0);
     c.pole_weight = 1.0f;
     return c;
@@ -523,10 +521,7 @@ BACKEND_TEST(stall_breaker, hinge_bends_toward_middle)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         for (int plain = 0; plain <= 1; ++plain) {
             cik_chain c = t_chain(1);
-            c.limit[0].type = CIK_LIMIT_HINGE;
-            c.limit[0].axis = t_v3(0, 0, 1);
-            c.limit[0].min_angle = cases[i].min;
-            c.limit[0].max_angle = cases[i].max;
+            c.limit[0] = limit_hinge(t_v3(0, 0, 1), cases[i].min, cases[i].max);
             c.rotation[0] = t_angle_axis(cases[i].start, 0, 0, 1);
             /* the effector straight up in world space, the target below it */
             c.effector = t_v3((float)sin(cases[i].start), (float)cos(cases[i].start), 0);
