@@ -249,6 +249,53 @@ static inline int t_same_passes(const cik_batch *ref, const cik_batch *got, int 
     return rr.iterations == rg.iterations && (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
 }
 
+/* The chains of an agreement check: t_workload_batch(kind, seed, n,
+ * joints), then folded by wl_fold_batch(b, fold_seed, 0) where fold_seed
+ * is not 0. */
+typedef struct t_chains {
+    wl_kind kind;
+    uint64_t seed;
+    int n, joints;
+    uint64_t fold_seed;
+} t_chains;
+
+typedef struct t_agreement {
+    long chains, over; /* after one pass: chains, effectors over 1e-5 of the scale apart */
+    double worst;      /* after one pass: the largest gap (NaN where one was NaN) */
+    long total, same;  /* after ten passes: chains, with the same passes and converged flag */
+} t_agreement;
+
+/* Adds to *a how backend `be` agrees with the reference on the chains `w`
+ * with the options o (docs/solver.md, "Agreement between backends"): after
+ * one pass the effectors (t_effector_gap, the scale from every joint or
+ * from the root), after ten the passes (t_same_passes). */
+static inline void t_agree(t_agreement *a, t_chains w, cik_options o, cik_backend be, int every_joint)
+{
+    for (int passes = 1; passes <= 10; passes += 9) {
+        cik_batch *ref = t_workload_batch(w.kind, w.seed, w.n, w.joints);
+        cik_batch *got = t_workload_batch(w.kind, w.seed, w.n, w.joints);
+        if (w.fold_seed) {
+            cr_assert_eq(wl_fold_batch(ref, w.fold_seed, 0), CIK_OK);
+            cr_assert_eq(wl_fold_batch(got, w.fold_seed, 0), CIK_OK);
+        }
+        o.max_iterations = passes;
+        t_solve_pair(ref, got, o, be);
+        for (int i = 0; i < w.n; ++i) {
+            if (passes == 1) {
+                double d = t_effector_gap(ref, got, i, every_joint);
+                a->over += d > 1e-5;
+                if (isnan(d) || d > a->worst) a->worst = d;
+                ++a->chains;
+            } else {
+                a->same += t_same_passes(ref, got, i);
+                ++a->total;
+            }
+        }
+        cik_batch_destroy(ref);
+        cik_batch_destroy(got);
+    }
+}
+
 /* Every rotation and result of a batch, for bitwise comparison. */
 /* The chains of the sign tests: an unlimited one-joint chain whose solution
  * has w < 0 (reached by turning on past a half turn, to 3.383 rad), and the

@@ -102,29 +102,15 @@ T_KERNEL_TEST(dls, backends_agree_with_the_reference)
     const int n = 1000;
     long chains = 0, over = 0;
     for (int k = 0; k < 5; ++k) {
-        long same = 0, total = 0, over0 = over;
-        for (int passes = 1; passes <= 10; passes += 9) {
-            cik_batch *ref = t_workload_batch(kinds[k], 91, n, joints[k]);
-            cik_batch *got = t_workload_batch(kinds[k], 91, n, joints[k]);
-            cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
-            o.max_iterations = passes;
-            t_solve_pair(ref, got, o, be);
-            for (int i = 0; i < n; ++i) {
-                if (passes == 1) {
-                    /* the scale from every joint: these crowds stand up to
-                     * 50 m from the origin */
-                    over += t_effector_gap(ref, got, i, 1) > 1e-5;
-                    ++chains;
-                } else {
-                    same += t_same_passes(ref, got, i);
-                    ++total;
-                }
-            }
-            cik_batch_destroy(ref);
-            cik_batch_destroy(got);
-        }
+        /* the scale from every joint: these crowds stand up to 50 m from
+         * the origin */
+        t_agreement ag = {0, 0, 0.0, 0, 0};
+        t_agree(&ag, (t_chains){kinds[k], 91, n, joints[k], 0}, t_options(CIK_BACKEND_REFERENCE, 1), be, 1);
+        long same = ag.same, total = ag.total;
+        chains += ag.chains;
+        over += ag.over;
         cr_log_info("%s %s: %ld of %ld same passes and converged flag, %ld over 1e-5 after one pass",
-                    cik_backend_name(be), wl_name(kinds[k]), same, total, over - over0);
+                    cik_backend_name(be), wl_name(kinds[k]), same, total, ag.over);
         long allowed = kinds[k] == WL_TAIL ? 5 : 1; /* per 1000 */
         cr_assert_geq(same * 1000, total * (1000 - allowed), "%s %s: pass counts differ from the reference",
                       cik_backend_name(be), wl_name(kinds[k]));
@@ -256,23 +242,9 @@ T_KERNEL_TEST(dls, folded_starts_agree_with_the_reference)
     static const wl_kind kinds[] = {WL_SPINE, WL_TAIL};
     const int n = 1000;
     for (int k = 0; k < 2; ++k) {
-        long same = 0, over = 0;
-        for (int passes = 1; passes <= 10; passes += 9) {
-            cik_batch *ref = t_workload_batch(kinds[k], 1, n, 0), *got = t_workload_batch(kinds[k], 1, n, 0);
-            cr_assert_eq(wl_fold_batch(ref, 1, 0), CIK_OK);
-            cr_assert_eq(wl_fold_batch(got, 1, 0), CIK_OK);
-            cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
-            o.max_iterations = passes;
-            t_solve_pair(ref, got, o, be);
-            for (int i = 0; i < n; ++i) {
-                if (passes == 1)
-                    over += t_effector_gap(ref, got, i, 1) > 1e-5;
-                else
-                    same += t_same_passes(ref, got, i);
-            }
-            cik_batch_destroy(ref);
-            cik_batch_destroy(got);
-        }
+        t_agreement ag = {0, 0, 0.0, 0, 0};
+        t_agree(&ag, (t_chains){kinds[k], 1, n, 0, 1}, t_options(CIK_BACKEND_REFERENCE, 1), be, 1);
+        long same = ag.same, over = ag.over;
         cr_log_info("%s folded %s: %ld of %d same passes and converged flag, %ld over 1e-5 after one pass",
                     cik_backend_name(be), wl_name(kinds[k]), same, n, over);
         long allowed = kinds[k] == WL_TAIL ? 5 : 1; /* per 1000 */

@@ -318,7 +318,7 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
     custom.ccd.max_step = 0.12f;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) custom.ccd.weight[j] = 1.0f - 0.04f * (float)j;
     const int n = 400;
-    long chains = 0, over = 0, same = 0, total = 0;
+    t_agreement ag = {0, 0, 0.0, 0, 0};
     for (int k = 0; k < 4; ++k) {
         for (int ji = 0; ji < 5; ++ji) {
             int J = joints[ji];
@@ -326,34 +326,16 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
                 if (ji > 0) continue;
                 J = 0;
             }
-            for (int passes = 1; passes <= 10; passes += 9) {
-                cik_batch *ref = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
-                cik_batch *got = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
-                cik_options o = custom;
-                o.max_iterations = passes;
-                t_solve_pair(ref, got, o, be);
-                for (int i = 0; i < n; ++i) {
-                    if (passes == 1) {
-                        /* the scale from the root and the effector */
-                        double d = t_effector_gap(ref, got, i, 0);
-                        over += d > 1e-5;
-                        cr_assert_leq(d, 1e-3, "%s %s J=%d chain %d: %g apart after one pass",
-                                      cik_backend_name(be), wl_name(kinds[k]), J, i, d);
-                        ++chains;
-                    } else {
-                        same += t_same_passes(ref, got, i);
-                        ++total;
-                    }
-                }
-                cik_batch_destroy(ref);
-                cik_batch_destroy(got);
-            }
+            /* the scale from the root and the effector */
+            t_agree(&ag, (t_chains){kinds[k], 40 + (uint64_t)ji, n, J, 0}, custom, be, 0);
+            cr_assert_leq(ag.worst, 1e-3, "%s %s J=%d: %g apart after one pass", cik_backend_name(be),
+                          wl_name(kinds[k]), J, ag.worst);
         }
     }
     cr_log_info("%s with every option: %ld of %ld chains over 1e-5 after one pass; %ld of %ld same passes and "
                 "converged flag",
-                cik_backend_name(be), over, chains, same, total);
-    cr_assert_leq(over * 1000, chains, "%s: too many chains off the reference after one pass",
+                cik_backend_name(be), ag.over, ag.chains, ag.same, ag.total);
+    cr_assert_leq(ag.over * 1000, ag.chains, "%s: too many chains off the reference after one pass",
                   cik_backend_name(be));
-    cr_assert_geq(same * 1000, total * 999, "%s: pass counts differ from the reference", cik_backend_name(be));
+    cr_assert_geq(ag.same * 1000, ag.total * 999, "%s: pass counts differ from the reference", cik_backend_name(be));
 }
