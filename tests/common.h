@@ -205,6 +205,29 @@ static inline cik_options t_plain_options(cik_backend backend, int threads)
     return o;
 }
 
+/* One chain solved alone with the options o: its result, the solved chain,
+ * its joints' positions and its effector. */
+typedef struct t_solved {
+    cik_result r;
+    cik_chain c;
+    cik_vec3 p[CIK_MAX_JOINTS];
+    cik_vec3 e;
+} t_solved;
+
+static inline t_solved t_solve_chain(const cik_chain *c, const cik_options *o)
+{
+    t_solved s;
+    cik_batch *b = NULL;
+    cr_assert_eq(cik_batch_create(1, c->joint_count, &b), CIK_OK);
+    cr_assert_eq(cik_batch_set_chain(b, 0, c), CIK_OK);
+    cr_assert_eq(cik_solve(b, o), CIK_OK, "%s", cik_backend_name(o->backend));
+    cr_assert_eq(cik_batch_result(b, 0, &s.r), CIK_OK);
+    cr_assert_eq(cik_batch_get_chain(b, 0, &s.c), CIK_OK);
+    cr_assert_eq(cik_batch_forward(b, 0, s.p, &s.e), CIK_OK);
+    cik_batch_destroy(b);
+    return s;
+}
+
 /* Agreement between backends (docs/solver.md): `ref` solved on the
  * reference and `got` on backend `be`, both with the options o otherwise. */
 static inline void t_solve_pair(cik_batch *ref, cik_batch *got, cik_options o, cik_backend be)

@@ -41,17 +41,13 @@ T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
         for (int d = 0; d < 3; ++d)
             for (int s = 0; s < 3; ++s) {
                 cik_chain c = arc_chain(a, scales[s], h);
-                cik_batch *b = NULL;
-                cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-                cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
                 cik_options o = t_plain_options(be, 1);
                 o.threshold = (float)(0.01 * scales[s]);
                 o.max_iterations = 1;
                 o.ccd.dls_damping = (float)damping[d];
-                cr_assert_eq(cik_solve(b, &o), CIK_OK);
-                cik_result r;
-                cik_batch_result(b, 0, &r);
-                cik_batch_get_chain(b, 0, &c);
+                t_solved solved = t_solve_chain(&c, &o);
+                cik_result r = solved.r;
+                c = solved.c;
                 double wz = sin(a) / (3.0 + damping[d] * damping[d]);
                 double want = 2.0 * atan(0.5 * wz);
                 cr_assert_eq(r.iterations, 1);
@@ -67,7 +63,6 @@ T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
                 double err = scales[s] * 2.0 * sin(0.5 * (a - 3.0 * want));
                 cr_assert(fabs(r.error - err) < 4e-6 * scales[s], "%s: error %g, want %g", cik_backend_name(be),
                           r.error, err);
-                cik_batch_destroy(b);
             }
 }
 
@@ -76,17 +71,12 @@ T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
 T_BACKEND_TEST(dls, off_is_plain_ccd)
 {
     cik_chain c = arc_chain(0.02, 1.0, 0);
-    cik_batch *b = NULL;
-    cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-    cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
     cik_options o = t_plain_options(be, 1);
     o.threshold = 0.01f;
     o.max_iterations = 1;
-    cr_assert_eq(cik_solve(b, &o), CIK_OK);
-    cik_batch_get_chain(b, 0, &c);
+    c = t_solve_chain(&c, &o).c;
     cr_assert(fabs(t_angle_about(c.rotation[2], t_v3(0, 0, 1)) - 0.02) < 2e-6);
     cr_assert(fabs(t_angle_about(c.rotation[0], t_v3(0, 0, 1))) < 1e-7);
-    cik_batch_destroy(b);
 }
 
 /* Every kernel against the reference with the steps on, on spines, tails,
@@ -314,18 +304,10 @@ T_BACKEND_TEST(dls, straight_chain_with_the_target_behind_its_root)
                 c.limit[0] = limit_hinge(t_v3(0, 0, 1), -3.14159f, 3.14159f);
             }
             c.target = t_v3(-behind[k], 0, 0);
-            cik_batch *b = NULL;
-            cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-            cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
             cik_options o = t_options(be, 1);
-            cr_assert_eq(cik_solve(b, &o), CIK_OK);
-            cik_result r;
-            cik_batch_result(b, 0, &r);
-            cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s hinge %d, target %.2f behind: error %g after %d passes",
-                      cik_backend_name(be), hinge, behind[k], r.error, r.iterations);
-            cik_vec3 E;
-            cik_batch_forward(b, 0, NULL, &E);
-            cr_assert(t_dist(E, c.target) < 1e-3);
-            cik_batch_destroy(b);
+            t_solved s = t_solve_chain(&c, &o);
+            cr_assert(s.r.flags & CIK_RESULT_CONVERGED, "%s hinge %d, target %.2f behind: error %g after %d passes",
+                      cik_backend_name(be), hinge, behind[k], s.r.error, s.r.iterations);
+            cr_assert(t_dist(s.e, c.target) < 1e-3);
         }
 }
