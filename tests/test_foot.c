@@ -12,6 +12,7 @@
 
 #include "crowdik/foot.h"
 #include "common.h"
+#include "foot_common.h"
 #include "foot_snapshot.h"
 #include "legs.h"
 
@@ -115,36 +116,13 @@ Test(heightfield, refuses_bad_grids)
 
 /* ------------------------------------------------------------ the crowd */
 
-typedef struct scene {
-    cik_foot_crowd *crowd;
-    cik_foot_streams s;
-    cik_foot_leg legs[2];
-} scene;
-
-/* The animated hip, knee and ankle rotations of foot f. */
-static void set_joints(scene *sc, int f, const cik_quat q[3])
-{
-    for (int j = 0; j < 3; ++j) {
-        sc->s.pose_x[j][f] = q[j].x;
-        sc->s.pose_y[j][f] = q[j].y;
-        sc->s.pose_z[j][f] = q[j].z;
-        sc->s.pose_w[j][f] = q[j].w;
-    }
-}
 
 /* A character at (x, y, z) with heading `yaw`, hip flexion hf and knee k per
  * side, the foot flat in the world (ankle = -(hf + k) about X). */
 static void set_pose(scene *sc, int c, float x, float y, float z, float yaw, const float hf[2], const float k[2],
                      const float w[2])
 {
-    cik_quat r = ax(yaw, 0, 1, 0);
-    sc->s.pelvis_x[c] = x;
-    sc->s.pelvis_y[c] = y;
-    sc->s.pelvis_z[c] = z;
-    sc->s.pelvis_qx[c] = r.x;
-    sc->s.pelvis_qy[c] = r.y;
-    sc->s.pelvis_qz[c] = r.z;
-    sc->s.pelvis_qw[c] = r.w;
+    set_pelvis_pose(sc, c, x, y, z, ax(yaw, 0, 1, 0));
     for (int side = 0; side < 2; ++side) {
         int f = 2 * c + side;
         const cik_quat q[3] = {ax(hf[side], 1, 0, 0), ax(k[side], 1, 0, 0), ax(-hf[side] - k[side], 1, 0, 0)};
@@ -1012,14 +990,7 @@ static void pose_leg(scene *sc, int f, float dy, float dz)
     set_joints(sc, f, q);
 }
 
-static void set_pelvis(scene *sc, int c, float x, float y, float z)
-{
-    sc->s.pelvis_x[c] = x;
-    sc->s.pelvis_y[c] = y;
-    sc->s.pelvis_z[c] = z;
-    sc->s.pelvis_qx[c] = sc->s.pelvis_qy[c] = sc->s.pelvis_qz[c] = 0.0f;
-    sc->s.pelvis_qw[c] = 1.0f;
-}
+static void set_pelvis(scene *sc, int c, float x, float y, float z) { set_pelvis_pose(sc, c, x, y, z, t_qid()); }
 
 /* Character c standing at (x, z) over the floor y = 0: its ankles STAND_DY
  * below the hips (the knees a little bent), the pelvis at the height that
