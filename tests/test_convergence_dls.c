@@ -262,13 +262,8 @@ Test(dls, defaults_converge_warm_starts_within_reach)
         for (int i = 0; i < n; ++i) {
             cik_chain c;
             cik_batch_get_chain(b, i, &c);
-            float x, y, z, n2;
-            do {
-                x = wl_uniform(&r, -1, 1), y = wl_uniform(&r, -1, 1), z = wl_uniform(&r, -1, 1);
-                n2 = x * x + y * y + z * z;
-            } while (n2 > 1.0f || n2 < 1e-4f);
-            float s = 0.005f / sqrtf(n2);
-            c.target = t_v3(c.target.x + x * s, c.target.y + y * s, c.target.z + z * s);
+            float d[3], s = 0.005f / sqrtf(wl_in_ball(&r, 1e-4f, d));
+            c.target = t_v3(c.target.x + d[0] * s, c.target.y + d[1] * s, c.target.z + d[2] * s);
             cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
         }
         cr_assert_eq(cik_solve(b, &o), CIK_OK);
