@@ -15,6 +15,7 @@
 #include "shim.h"
 #include "workloads.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -70,6 +71,45 @@ static inline void cikb_rotations_copy(const cik_streams *st, size_t chains, flo
                 memcpy(keep, stream[c], sizeof(float) * chains);
         }
     }
+}
+
+/* A batch kept with its start pose, for timed solves that each start from
+ * it (bench_ccd.c, bench_peers.c): the batch, its streams, its start
+ * rotations (cikb_rotations_copy's layout) and the scratch cikb_run_solve
+ * wants. */
+typedef struct cikb_posed {
+    cik_batch *batch;
+    cik_streams streams;
+    float *start, *scratch;
+} cikb_posed;
+
+/* Takes `batch` (owned from now on, on failure too: cikb_posed_free frees
+ * it) with its current rotations as the start pose. NULL, or why not. */
+static inline const char *cikb_posed_init(cikb_posed *p, cik_batch *batch)
+{
+    memset(p, 0, sizeof *p);
+    p->batch = batch;
+    cik_batch_streams(batch, &p->streams);
+    const size_t chains = (size_t)p->streams.chain_count, joints = (size_t)p->streams.joint_count;
+    p->start = (float *)malloc(sizeof(float) * 4 * joints * chains);
+    p->scratch = (float *)malloc(sizeof(float) * chains);
+    if (!p->start || !p->scratch) return "out of memory";
+    cikb_rotations_copy(&p->streams, chains, p->start, 0);
+    return NULL;
+}
+
+/* The batch back at its start pose. */
+static inline void cikb_posed_restore(const cikb_posed *p)
+{
+    cikb_rotations_copy(&p->streams, (size_t)p->streams.chain_count, p->start, 1);
+}
+
+static inline void cikb_posed_free(cikb_posed *p)
+{
+    cik_batch_destroy(p->batch);
+    free(p->start);
+    free(p->scratch);
+    memset(p, 0, sizeof *p);
 }
 
 /* cik_solve timed as above, each time from the start pose that `restore`
