@@ -113,18 +113,6 @@ static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const 
 
 /* ---- the benchmark ------------------------------------------------------ */
 
-static void report(cikb_state *s, int chains, int joints, int64_t iterations, double seconds, double cpu_seconds,
-                   double mean_passes, double converged)
-{
-    double total = (double)chains * (double)iterations;
-    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
-    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
-    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
-    cikb_counter(s, "joint_steps_per_s", total * mean_passes * joints, CIKB_RATE);
-    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
-    cikb_counter(s, "converged", converged, CIKB_PLAIN);
-}
-
 /* The textbook's timed step (bench_timing.h), from its start pose. */
 typedef struct tb_run {
     tb_set *set;
@@ -179,7 +167,7 @@ static void bm_ccd(cikb_state *s)
                            &mean_passes, &converged))
             return;
     }
-    report(s, chains, J, cikb_iterations(s), seconds, cpu_seconds, mean_passes, converged);
+    cikb_report_chains(s, chains, J, seconds, cpu_seconds, mean_passes, converged);
 }
 
 /* ---- registration ------------------------------------------------------- */

@@ -203,13 +203,7 @@ static void bm_peer(cikb_state *s)
         mean_passes = (double)passes / chains;
         converged = (double)conv / chains;
     }
-    double total = (double)chains * (double)cikb_iterations(s);
-    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
-    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
-    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
-    cikb_counter(s, "joint_steps_per_s", total * mean_passes * J, CIKB_RATE);
-    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
-    cikb_counter(s, "converged", converged, CIKB_PLAIN);
+    cikb_report_chains(s, chains, J, seconds, cpu_seconds, mean_passes, converged);
 }
 
 static const wl_kind ccd_kinds[] = {WL_LEGS, WL_LEGS_NO_LIMITS, WL_SPINE, WL_TAIL};

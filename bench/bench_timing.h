@@ -3,7 +3,8 @@
  * bench_foot.c): per iteration an untimed step that sets the input up again,
  * then the timed step; wall time (and, where asked, the calling thread's CPU
  * time) summed over the timed steps only, and each batch's share handed to
- * Google Benchmark with cikb_set_iteration_time.
+ * Google Benchmark with cikb_set_iteration_time; and what the chain
+ * benchmarks (bench_ccd.c, bench_peers.c) report and keep around it.
  *
  * Static inline with the steps passed as pointers to functions of the
  * caller's file: the compiler sees them at the call and inlines them, so
@@ -71,6 +72,22 @@ static inline void cikb_rotations_copy(const cik_streams *st, size_t chains, flo
                 memcpy(keep, stream[c], sizeof(float) * chains);
         }
     }
+}
+
+/* The counters of a chain benchmark (docs/benchmarks.md): the rate and the
+ * time per chain from the timed seconds (and the thread's CPU time when
+ * measured), joint steps per second, mean passes and the converged
+ * fraction, over the run's iterations of `chains` chains of `joints`. */
+static inline void cikb_report_chains(cikb_state *s, int chains, int joints, double seconds, double cpu_seconds,
+                                      double mean_passes, double converged)
+{
+    double total = (double)chains * (double)cikb_iterations(s);
+    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
+    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
+    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
+    cikb_counter(s, "joint_steps_per_s", total * mean_passes * joints, CIKB_RATE);
+    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
+    cikb_counter(s, "converged", converged, CIKB_PLAIN);
 }
 
 /* A batch kept with its start pose, for timed solves that each start from
