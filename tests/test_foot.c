@@ -116,7 +116,6 @@ Test(heightfield, refuses_bad_grids)
 
 /* ------------------------------------------------------------ the crowd */
 
-
 /* A character at (x, y, z) with heading `yaw`, hip flexion hf and knee k per
  * side, the foot flat in the world (ankle = -(hf + k) about X). */
 static void set_pose(scene *sc, int c, float x, float y, float z, float yaw, const float hf[2], const float k[2],
@@ -131,6 +130,20 @@ static void set_pose(scene *sc, int c, float x, float y, float z, float yaw, con
     }
 }
 
+/* A crowd of `characters` on the legs in sc->legs. */
+static void scene_create(scene *sc, int characters)
+{
+    cr_assert_eq(cik_foot_crowd_create(characters, sc->legs, &sc->crowd), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_streams(sc->crowd, &sc->s), CIK_OK);
+}
+
+/* A crowd of `characters` on the adult legs (support/legs.h). */
+static void scene_init(scene *sc, int characters)
+{
+    legs_adult(1.0f, sc->legs);
+    scene_create(sc, characters);
+}
+
 /* The default options, solved on backend `be`. */
 static cik_foot_options on_backend(cik_backend be)
 {
@@ -139,25 +152,12 @@ static cik_foot_options on_backend(cik_backend be)
     return o;
 }
 
-/* A crowd of `characters` on the legs in sc->legs. */
-static void scene_create(scene *sc, int characters)
-{
-    cr_assert_eq(cik_foot_crowd_create(characters, sc->legs, &sc->crowd), CIK_OK);
-    cr_assert_eq(cik_foot_crowd_streams(sc->crowd, &sc->s), CIK_OK);
-}
-
 /* on_backend, the contacts from the caller's weights. */
 static cik_foot_options weights_on(cik_backend be)
 {
     cik_foot_options o = on_backend(be);
     o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
     return o;
-}
-
-static void scene_init(scene *sc, int characters)
-{
-    legs_adult(1.0f, sc->legs);
-    scene_create(sc, characters);
 }
 
 /* Flat heightfield at height y (plus a step or slope from the callers). */
