@@ -56,54 +56,39 @@ typedef struct bench_case {
 typedef struct fixture {
     wl_kind kind;
     int chains;
-    cik_batch *batch;
-    cik_streams streams;
-    float *start; /* the start pose, rotation streams one after the other */
-    float *scratch;
+    cikb_posed posed; /* the batch and its start pose */
     tb_set *textbook;
 } fixture;
 
-static fixture fx = {WL_LEGS, -1, NULL, {0}, NULL, NULL, NULL};
+static fixture fx = {WL_LEGS, -1, {NULL, {0}, NULL, NULL}, NULL};
 
 static void fixture_free(void)
 {
-    cik_batch_destroy(fx.batch);
-    free(fx.start);
-    free(fx.scratch);
+    cikb_posed_free(&fx.posed);
     tb_destroy(fx.textbook);
     memset(&fx, 0, sizeof fx);
     fx.chains = -1;
 }
 
-static void pose_restore(void)
-{
-    cikb_rotations_copy(&fx.streams, (size_t)fx.chains, fx.start, 1);
-}
+static void pose_restore(void) { cikb_posed_restore(&fx.posed); }
 
 /* The fixture for (kind, chains); NULL with `why` set on failure. */
 static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const char **why)
 {
     if (fx.chains != chains || fx.kind != kind) {
         fixture_free();
-        int J = wl_joint_count(kind, 0);
-        if (cik_batch_create(chains, J, &fx.batch) != CIK_OK) {
+        cik_batch *b = NULL;
+        if (cik_batch_create(chains, wl_joint_count(kind, 0), &b) != CIK_OK) {
             *why = "cik_batch_create failed";
             return NULL;
         }
-        if (wl_fill(fx.batch, kind, SEED, 0) != CIK_OK) {
-            *why = "generating the workload failed";
+        *why = wl_fill(b, kind, SEED, 0) != CIK_OK ? "generating the workload failed" : NULL;
+        if (*why) cik_batch_destroy(b);
+        if (!*why) *why = cikb_posed_init(&fx.posed, b);
+        if (*why) {
             fixture_free();
             return NULL;
         }
-        cik_batch_streams(fx.batch, &fx.streams);
-        fx.start = malloc(sizeof(float) * 4 * (size_t)J * (size_t)chains);
-        fx.scratch = malloc(sizeof(float) * (size_t)chains);
-        if (!fx.start || !fx.scratch) {
-            *why = "out of memory";
-            fixture_free();
-            return NULL;
-        }
-        cikb_rotations_copy(&fx.streams, (size_t)chains, fx.start, 0);
         fx.kind = kind;
         fx.chains = chains;
     }
@@ -115,7 +100,7 @@ static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const 
             return NULL;
         }
         pose_restore();
-        for (int i = 0; i < chains; ++i) cik_batch_get_chain(fx.batch, i, &c[i]);
+        for (int i = 0; i < chains; ++i) cik_batch_get_chain(fx.posed.batch, i, &c[i]);
         fx.textbook = tb_create(c, chains);
         free(c);
         if (!fx.textbook) {
@@ -127,18 +112,6 @@ static const fixture *fixture_get(wl_kind kind, int chains, int textbook, const 
 }
 
 /* ---- the benchmark ------------------------------------------------------ */
-
-static void report(cikb_state *s, int chains, int joints, int64_t iterations, double seconds, double cpu_seconds,
-                   double mean_passes, double converged)
-{
-    double total = (double)chains * (double)iterations;
-    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
-    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
-    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
-    cikb_counter(s, "joint_steps_per_s", total * mean_passes * joints, CIKB_RATE);
-    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
-    cikb_counter(s, "converged", converged, CIKB_PLAIN);
-}
 
 /* The textbook's timed step (bench_timing.h), from its start pose. */
 typedef struct tb_run {
@@ -166,7 +139,7 @@ static void bm_ccd(cikb_state *s)
         cikb_skip_with_error(s, why);
         return;
     }
-    int J = f->streams.joint_count;
+    int J = f->posed.streams.joint_count;
     double seconds = 0.0, cpu_seconds = 0.0, mean_passes = 0.0, converged = 0.0;
     int cpu_clock = threads == 1 && chains >= CPU_CLOCK_MIN_CHAINS;
 
@@ -190,11 +163,11 @@ static void bm_ccd(cikb_state *s)
         o.max_iterations = PASSES;
         o.backend = (cik_backend)bc->solver;
         o.threads = threads;
-        if (cikb_run_solve(s, f->batch, &o, pose_restore, cpu_clock, f->scratch, &seconds, &cpu_seconds,
+        if (cikb_run_solve(s, f->posed.batch, &o, pose_restore, cpu_clock, f->posed.scratch, &seconds, &cpu_seconds,
                            &mean_passes, &converged))
             return;
     }
-    report(s, chains, J, cikb_iterations(s), seconds, cpu_seconds, mean_passes, converged);
+    cikb_report_chains(s, chains, J, seconds, cpu_seconds, mean_passes, converged);
 }
 
 /* ---- registration ------------------------------------------------------- */

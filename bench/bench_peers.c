@@ -60,12 +60,10 @@ typedef struct peer_fixture {
     threejs_ik *threejs;
     godot_ccdik *godot;
     int *passes;
-    cik_batch *batch; /* crowdik on legs-ankle */
-    cik_streams streams;
-    float *batch_start, *scratch;
+    cikb_posed ankle; /* crowdik on legs-ankle */
 } peer_fixture;
 
-static peer_fixture pf = {0, -1, NULL, NULL, NULL, NULL, NULL, NULL, {0}, NULL, NULL};
+static peer_fixture pf = {0, -1, NULL, NULL, NULL, NULL, NULL, {NULL, {0}, NULL, NULL}};
 
 void bench_peers_cleanup(void)
 {
@@ -74,9 +72,7 @@ void bench_peers_cleanup(void)
     free(pf.threejs);
     free(pf.godot);
     free(pf.passes);
-    cik_batch_destroy(pf.batch);
-    free(pf.batch_start);
-    free(pf.scratch);
+    cikb_posed_free(&pf.ankle);
     memset(&pf, 0, sizeof pf);
     pf.chains = -1;
 }
@@ -91,10 +87,7 @@ static void to_ankle_effector(cik_chain *c)
     c->effector = vec3(0, 0, 0);
 }
 
-static void batch_restore(void)
-{
-    cikb_rotations_copy(&pf.streams, (size_t)pf.chains, pf.batch_start, 1);
-}
+static void batch_restore(void) { cikb_posed_restore(&pf.ankle); }
 
 static const char *fixture_build(int kind, int chains)
 {
@@ -134,15 +127,11 @@ static const char *fixture_build(int kind, int chains)
                 return "an ankle chain was refused";
             }
         }
-        pf.batch = b;
-        cik_batch_streams(b, &pf.streams);
-        pf.batch_start = malloc(sizeof(float) * 4 * (size_t)J * (size_t)chains);
-        pf.scratch = malloc(sizeof(float) * (size_t)chains);
-        if (!pf.batch_start || !pf.scratch) {
+        const char *why = cikb_posed_init(&pf.ankle, b);
+        if (why) {
             bench_peers_cleanup();
-            return "out of memory";
+            return why;
         }
-        cikb_rotations_copy(&pf.streams, (size_t)chains, pf.batch_start, 0);
     } else {
         cik_batch_destroy(b);
     }
@@ -197,7 +186,7 @@ static void bm_peer(cikb_state *s)
         o.threshold = THRESHOLD;
         o.max_iterations = PASSES;
         o.threads = 1;
-        if (cikb_run_solve(s, pf.batch, &o, batch_restore, cpu_clock, pf.scratch, &seconds, &cpu_seconds,
+        if (cikb_run_solve(s, pf.ankle.batch, &o, batch_restore, cpu_clock, pf.ankle.scratch, &seconds, &cpu_seconds,
                            &mean_passes, &converged))
             return;
     } else {
@@ -214,13 +203,7 @@ static void bm_peer(cikb_state *s)
         mean_passes = (double)passes / chains;
         converged = (double)conv / chains;
     }
-    double total = (double)chains * (double)cikb_iterations(s);
-    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
-    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
-    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
-    cikb_counter(s, "joint_steps_per_s", total * mean_passes * J, CIKB_RATE);
-    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
-    cikb_counter(s, "converged", converged, CIKB_PLAIN);
+    cikb_report_chains(s, chains, J, seconds, cpu_seconds, mean_passes, converged);
 }
 
 static const wl_kind ccd_kinds[] = {WL_LEGS, WL_LEGS_NO_LIMITS, WL_SPINE, WL_TAIL};

@@ -3,7 +3,8 @@
  * bench_foot.c): per iteration an untimed step that sets the input up again,
  * then the timed step; wall time (and, where asked, the calling thread's CPU
  * time) summed over the timed steps only, and each batch's share handed to
- * Google Benchmark with cikb_set_iteration_time.
+ * Google Benchmark with cikb_set_iteration_time; and what the chain
+ * benchmarks (bench_ccd.c, bench_peers.c) report and keep around it.
  *
  * Static inline with the steps passed as pointers to functions of the
  * caller's file: the compiler sees them at the call and inlines them, so
@@ -15,6 +16,7 @@
 #include "shim.h"
 #include "workloads.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -70,6 +72,61 @@ static inline void cikb_rotations_copy(const cik_streams *st, size_t chains, flo
                 memcpy(keep, stream[c], sizeof(float) * chains);
         }
     }
+}
+
+/* The counters of a chain benchmark (docs/benchmarks.md): the rate and the
+ * time per chain from the timed seconds (and the thread's CPU time when
+ * measured), joint steps per second, mean passes and the converged
+ * fraction, over the run's iterations of `chains` chains of `joints`. */
+static inline void cikb_report_chains(cikb_state *s, int chains, int joints, double seconds, double cpu_seconds,
+                                      double mean_passes, double converged)
+{
+    double total = (double)chains * (double)cikb_iterations(s);
+    cikb_counter(s, "chains_per_s", total, CIKB_RATE);
+    cikb_counter(s, "ns_per_chain", total > 0 ? seconds * 1e9 / total : 0.0, CIKB_PLAIN);
+    if (cpu_seconds > 0.0) cikb_counter(s, "cpu_ns_per_chain", cpu_seconds * 1e9 / total, CIKB_PLAIN);
+    cikb_counter(s, "joint_steps_per_s", total * mean_passes * joints, CIKB_RATE);
+    cikb_counter(s, "mean_passes", mean_passes, CIKB_PLAIN);
+    cikb_counter(s, "converged", converged, CIKB_PLAIN);
+}
+
+/* A batch kept with its start pose, for timed solves that each start from
+ * it (bench_ccd.c, bench_peers.c): the batch, its streams, its start
+ * rotations (cikb_rotations_copy's layout) and the scratch cikb_run_solve
+ * wants. */
+typedef struct cikb_posed {
+    cik_batch *batch;
+    cik_streams streams;
+    float *start, *scratch;
+} cikb_posed;
+
+/* Takes `batch` (owned from now on, on failure too: cikb_posed_free frees
+ * it) with its current rotations as the start pose. NULL, or why not. */
+static inline const char *cikb_posed_init(cikb_posed *p, cik_batch *batch)
+{
+    memset(p, 0, sizeof *p);
+    p->batch = batch;
+    cik_batch_streams(batch, &p->streams);
+    const size_t chains = (size_t)p->streams.chain_count, joints = (size_t)p->streams.joint_count;
+    p->start = (float *)malloc(sizeof(float) * 4 * joints * chains);
+    p->scratch = (float *)malloc(sizeof(float) * chains);
+    if (!p->start || !p->scratch) return "out of memory";
+    cikb_rotations_copy(&p->streams, chains, p->start, 0);
+    return NULL;
+}
+
+/* The batch back at its start pose. */
+static inline void cikb_posed_restore(const cikb_posed *p)
+{
+    cikb_rotations_copy(&p->streams, (size_t)p->streams.chain_count, p->start, 1);
+}
+
+static inline void cikb_posed_free(cikb_posed *p)
+{
+    cik_batch_destroy(p->batch);
+    free(p->start);
+    free(p->scratch);
+    memset(p, 0, sizeof *p);
 }
 
 /* cik_solve timed as above, each time from the start pose that `restore`

@@ -14,7 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "leg.h"
 
 /* A bump arena: enough for a demonstration, as a game's level heap. */
 typedef struct arena {
@@ -61,15 +62,7 @@ int main(int argc, char **argv)
     printf("batch of %d legs: %zu bytes in %d blocks from the arena (cik_batch_memory_bytes %zu)\n", legs,
            heap.live_bytes, heap.live_blocks, cik_batch_memory_bytes(legs_batch));
 
-    cik_chain c;
-    memset(&c, 0, sizeof c);
-    c.joint_count = 3;
-    c.root_rotation = (cik_quat){0, 0, 0, 1};
-    for (int j = 0; j < 3; ++j) c.rotation[j] = (cik_quat){0, 0, 0, 1};
-    c.offset[1] = (cik_vec3){0, -0.45f, 0};
-    c.offset[2] = (cik_vec3){0, -0.42f, 0};
-    c.effector = (cik_vec3){0, -0.06f, 0.14f};
-    c.limit[1] = (cik_limit){CIK_LIMIT_HINGE, {1, 0, 0}, 0.0f, 2.6f, 0.0f};
+    cik_chain c = example_leg(); /* leg.h: the leg, its limits */
     for (int i = 0; i < legs; ++i) {
         c.target = (cik_vec3){0.1f, -0.8f + 0.0001f * (float)i, 0.2f};
         cik_batch_set_chain(legs_batch, i, &c);

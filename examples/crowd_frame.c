@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "leg.h"
+
 #define LEGS 2
 #define JOINTS 3
 
@@ -61,17 +63,8 @@ static const float hip_height = 0.95f;
 /* The leg rig, the same for everyone (an engine reads it from the skeleton). */
 static cik_chain leg_rig(int side)
 {
-    cik_chain c = {0};
-    c.joint_count = JOINTS;
-    c.root_rotation = (cik_quat){0, 0, 0, 1};
-    c.offset[0] = (cik_vec3){side ? 0.1f : -0.1f, -0.05f, 0.0f};
-    c.offset[1] = (cik_vec3){0.0f, -0.45f, 0.0f};
-    c.offset[2] = (cik_vec3){0.0f, -0.42f, 0.0f};
-    c.effector = (cik_vec3){0.0f, -0.06f, 0.14f};
-    for (int j = 0; j < JOINTS; ++j) c.rotation[j] = (cik_quat){0, 0, 0, 1};
-    c.limit[0] = (cik_limit){CIK_LIMIT_SWING_TWIST, {0, -1, 0}, -0.6f, 0.6f, 1.5f};
-    c.limit[1] = (cik_limit){CIK_LIMIT_HINGE, {1, 0, 0}, 0.0f, 2.6f, 0.0f};
-    c.limit[2] = (cik_limit){CIK_LIMIT_SWING_TWIST, {0, -1, 0}, -0.35f, 0.35f, 0.7f};
+    cik_chain c = example_leg(); /* leg.h: the leg, its limits */
+    c.offset[0] = (cik_vec3){side ? 0.1f : -0.1f, -0.05f, 0.0f}; /* the hip, from the pelvis */
     return c;
 }
 

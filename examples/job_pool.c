@@ -22,23 +22,14 @@
 
 /* --- the engine's job pool (job_pool.h) --------------------------------- */
 #include "job_pool.h"
+#include "leg.h"
 
 /* --- the crowd's legs ------------------------------------------------------ */
 static cik_chain leg(int index)
 {
-    cik_chain c;
-    memset(&c, 0, sizeof c);
-    c.joint_count = 3;
-    c.root_rotation = (cik_quat){0, 0, 0, 1};
-    for (int j = 0; j < 3; ++j) c.rotation[j] = (cik_quat){0, 0, 0, 1};
+    cik_chain c = example_leg(); /* leg.h: the leg, its limits */
     c.root_position = (cik_vec3){(float)(index % 100), 0.95f, (float)(index / 100)};
     c.offset[0] = (cik_vec3){index & 1 ? 0.1f : -0.1f, -0.05f, 0.0f};
-    c.offset[1] = (cik_vec3){0.0f, -0.45f, 0.0f};
-    c.offset[2] = (cik_vec3){0.0f, -0.42f, 0.0f};
-    c.effector = (cik_vec3){0.0f, -0.06f, 0.14f};
-    c.limit[0] = (cik_limit){CIK_LIMIT_SWING_TWIST, {0, -1, 0}, -0.6f, 0.6f, 1.5f};
-    c.limit[1] = (cik_limit){CIK_LIMIT_HINGE, {1, 0, 0}, 0.0f, 2.6f, 0.0f};
-    c.limit[2] = (cik_limit){CIK_LIMIT_SWING_TWIST, {0, -1, 0}, -0.35f, 0.35f, 0.7f};
     return c;
 }
 

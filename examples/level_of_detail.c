@@ -20,6 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "leg.h"
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -66,17 +68,7 @@ int main(int argc, char **argv)
     }
     cik_batch *b = NULL;
     if (cik_batch_create(legs, 3, &b) != CIK_OK) return 1;
-    cik_chain c;
-    memset(&c, 0, sizeof c);
-    c.joint_count = 3;
-    c.root_rotation = (cik_quat){0, 0, 0, 1};
-    for (int j = 0; j < 3; ++j) c.rotation[j] = (cik_quat){0, 0, 0, 1};
-    c.offset[1] = (cik_vec3){0, -0.45f, 0};
-    c.offset[2] = (cik_vec3){0, -0.42f, 0};
-    c.effector = (cik_vec3){0, -0.06f, 0.14f};
-    c.limit[0] = (cik_limit){CIK_LIMIT_SWING_TWIST, {0, -1, 0}, -0.6f, 0.6f, 1.5f};
-    c.limit[1] = (cik_limit){CIK_LIMIT_HINGE, {1, 0, 0}, 0.0f, 2.6f, 0.0f};
-    c.limit[2] = (cik_limit){CIK_LIMIT_SWING_TWIST, {0, -1, 0}, -0.35f, 0.35f, 0.7f};
+    cik_chain c = example_leg(); /* leg.h: the leg, its limits */
     for (int i = 0; i < legs; ++i) {
         float a = 0.001f * (float)i;
         c.target = (cik_vec3){0.2f * sinf(a), -0.78f + 0.05f * cosf(3.0f * a), 0.25f * cosf(a)};

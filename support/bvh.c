@@ -61,12 +61,19 @@ static int next(lexer *lx)
     return 1;
 }
 
+/* The next token; at the end of the file 0 and the failure "expected
+ * <what>, found the end of the file" (`what` in quotes where quoted). */
+static int need(lexer *lx, const char *what, int quoted)
+{
+    if (next(lx)) return 1;
+    fail(lx, lx->tok_line,
+         quoted ? "expected '%s', found the end of the file" : "expected %s, found the end of the file", what);
+    return 0;
+}
+
 static int expect(lexer *lx, const char *word)
 {
-    if (!next(lx)) {
-        fail(lx, lx->tok_line, "expected '%s', found the end of the file", word);
-        return -1;
-    }
+    if (!need(lx, word, 1)) return -1;
     if (strcasecmp(lx->tok, word) != 0) {
         fail(lx, lx->tok_line, "expected '%s', found '%.40s'", word, lx->tok);
         return -1;
@@ -87,10 +94,7 @@ static int parse_float_tok(const char *s, double *out)
 
 static int number(lexer *lx, double *out, const char *what)
 {
-    if (!next(lx)) {
-        fail(lx, lx->tok_line, "expected %s, found the end of the file", what);
-        return -1;
-    }
+    if (!need(lx, what, 0)) return -1;
     if (parse_float_tok(lx->tok, out) != 0) {
         fail(lx, lx->tok_line, "expected %s, found '%.40s'", what, lx->tok);
         return -1;
@@ -138,10 +142,7 @@ static int joint_body(lexer *lx, bvh_clip *c, int *cap, int index, int depth)
     j->channel_count = (int)n;
     j->channel_offset = c->channel_count;
     for (int k = 0; k < j->channel_count; ++k) {
-        if (!next(lx)) {
-            fail(lx, lx->tok_line, "expected a channel name, found the end of the file");
-            return -1;
-        }
+        if (!need(lx, "a channel name", 0)) return -1;
         int code = channel_code(lx->tok);
         if (code < 0) {
             fail(lx, lx->tok_line, "unknown channel '%.40s'", lx->tok);

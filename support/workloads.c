@@ -34,6 +34,18 @@ float wl_uniform(wl_rng *r, float lo, float hi)
     return lo + (hi - lo) * (float)(wl_next(r) >> 8) * (1.0f / 16777216.0f);
 }
 
+float wl_in_ball(wl_rng *r, float min_n2, float v[3])
+{
+    float n2;
+    do {
+        v[0] = wl_uniform(r, -1, 1);
+        v[1] = wl_uniform(r, -1, 1);
+        v[2] = wl_uniform(r, -1, 1);
+        n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    } while (n2 > 1.0f || n2 < min_n2);
+    return n2;
+}
+
 cik_quat wl_angle_axis(float angle, float x, float y, float z) { return quat_axis_angle(angle, x, y, z); }
 
 cik_quat wl_qmul(cik_quat a, cik_quat b) { return quat_mul(a, b); }

@@ -35,6 +35,10 @@ typedef struct wl_rng {
 void wl_seed(wl_rng *r, uint64_t seed);
 uint32_t wl_next(wl_rng *r);
 float wl_uniform(wl_rng *r, float lo, float hi);
+/* A point v uniform in the unit ball less the ball of squared radius
+ * min_n2 about its centre (drawn in the cube and rejected until it lies
+ * there, x then y then z); returns its squared length. */
+float wl_in_ball(wl_rng *r, float min_n2, float v[3]);
 
 /* The joint count a workload uses (WL_RANDOM*: `random_joints`). */
 int wl_joint_count(wl_kind kind, int random_joints);

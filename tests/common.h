@@ -205,6 +205,120 @@ static inline cik_options t_plain_options(cik_backend backend, int threads)
     return o;
 }
 
+/* One chain solved alone with the options o: its result, the solved chain,
+ * its joints' positions and its effector. */
+typedef struct t_solved {
+    cik_result r;
+    cik_chain c;
+    cik_vec3 p[CIK_MAX_JOINTS];
+    cik_vec3 e;
+} t_solved;
+
+static inline t_solved t_solve_chain(const cik_chain *c, const cik_options *o)
+{
+    t_solved s;
+    cik_batch *b = NULL;
+    cr_assert_eq(cik_batch_create(1, c->joint_count, &b), CIK_OK);
+    cr_assert_eq(cik_batch_set_chain(b, 0, c), CIK_OK);
+    cr_assert_eq(cik_solve(b, o), CIK_OK, "%s", cik_backend_name(o->backend));
+    cr_assert_eq(cik_batch_result(b, 0, &s.r), CIK_OK);
+    cr_assert_eq(cik_batch_get_chain(b, 0, &s.c), CIK_OK);
+    cr_assert_eq(cik_batch_forward(b, 0, s.p, &s.e), CIK_OK);
+    cik_batch_destroy(b);
+    return s;
+}
+
+/* Agreement between backends (docs/solver.md): `ref` solved on the
+ * reference and `got` on backend `be`, both with the options o otherwise. */
+static inline void t_solve_pair(cik_batch *ref, cik_batch *got, cik_options o, cik_backend be)
+{
+    o.backend = CIK_BACKEND_REFERENCE;
+    cr_assert_eq(cik_solve(ref, &o), CIK_OK);
+    o.backend = be;
+    cr_assert_eq(cik_solve(got, &o), CIK_OK, "%s", cik_backend_name(be));
+}
+
+/* How far chain i's effector in `got` lies from its effector in `ref`,
+ * relative to the chain's scale (docs/solver.md): the larger of 1, its
+ * reach and the magnitude of its coordinates in `ref`, those of every joint
+ * and the effector (every_joint) or of the root and the effector (float
+ * positions carry a relative error). */
+static inline double t_effector_gap(const cik_batch *ref, const cik_batch *got, int i, int every_joint)
+{
+    cik_vec3 er, eg, p[CIK_MAX_JOINTS];
+    cik_chain c;
+    cr_assert_eq(cik_batch_get_chain(ref, i, &c), CIK_OK);
+    cr_assert_eq(cik_batch_forward(ref, i, p, &er), CIK_OK);
+    cr_assert_eq(cik_batch_forward(got, i, NULL, &eg), CIK_OK);
+    const int points = every_joint ? c.joint_count : 1;
+    if (!every_joint) p[0] = c.root_position;
+    double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
+    for (int j = 0; j <= points; ++j) {
+        cik_vec3 v = j < points ? p[j] : er;
+        double m = fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+        scale = m > scale ? m : scale;
+    }
+    return t_dist(er, eg) / scale;
+}
+
+/* Chain i took as many passes in both batches and has the same converged
+ * flag (only CONVERGED: UNREACHABLE is a coin toss for a target exactly at
+ * the reach). */
+static inline int t_same_passes(const cik_batch *ref, const cik_batch *got, int i)
+{
+    cik_result rr, rg;
+    cr_assert_eq(cik_batch_result(ref, i, &rr), CIK_OK);
+    cr_assert_eq(cik_batch_result(got, i, &rg), CIK_OK);
+    return rr.iterations == rg.iterations && (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
+}
+
+/* The chains of an agreement check: t_workload_batch(kind, seed, n,
+ * joints), then folded by wl_fold_batch(b, fold_seed, 0) where fold_seed
+ * is not 0. */
+typedef struct t_chains {
+    wl_kind kind;
+    uint64_t seed;
+    int n, joints;
+    uint64_t fold_seed;
+} t_chains;
+
+typedef struct t_agreement {
+    long chains, over; /* after one pass: chains, effectors over 1e-5 of the scale apart */
+    double worst;      /* after one pass: the largest gap (NaN where one was NaN) */
+    long total, same;  /* after ten passes: chains, with the same passes and converged flag */
+} t_agreement;
+
+/* Adds to *a how backend `be` agrees with the reference on the chains `w`
+ * with the options o (docs/solver.md, "Agreement between backends"): after
+ * one pass the effectors (t_effector_gap, the scale from every joint or
+ * from the root), after ten the passes (t_same_passes). */
+static inline void t_agree(t_agreement *a, t_chains w, cik_options o, cik_backend be, int every_joint)
+{
+    for (int passes = 1; passes <= 10; passes += 9) {
+        cik_batch *ref = t_workload_batch(w.kind, w.seed, w.n, w.joints);
+        cik_batch *got = t_workload_batch(w.kind, w.seed, w.n, w.joints);
+        if (w.fold_seed) {
+            cr_assert_eq(wl_fold_batch(ref, w.fold_seed, 0), CIK_OK);
+            cr_assert_eq(wl_fold_batch(got, w.fold_seed, 0), CIK_OK);
+        }
+        o.max_iterations = passes;
+        t_solve_pair(ref, got, o, be);
+        for (int i = 0; i < w.n; ++i) {
+            if (passes == 1) {
+                double d = t_effector_gap(ref, got, i, every_joint);
+                a->over += d > 1e-5;
+                if (isnan(d) || d > a->worst) a->worst = d;
+                ++a->chains;
+            } else {
+                a->same += t_same_passes(ref, got, i);
+                ++a->total;
+            }
+        }
+        cik_batch_destroy(ref);
+        cik_batch_destroy(got);
+    }
+}
+
 /* Every rotation and result of a batch, for bitwise comparison. */
 /* The chains of the sign tests: an unlimited one-joint chain whose solution
  * has w < 0 (reached by turning on past a half turn, to 3.383 rad), and the

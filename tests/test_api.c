@@ -79,31 +79,28 @@ Test(api, backend_names_and_availability)
     cr_log_info("best backend: %s", cik_backend_name(best));
 }
 
+/* The solve settings every preset shares (1 mm, 10 passes, the best
+ * backend, the default threads, no gain, no weights) and its own CCD
+ * tuning. */
+static void expect_preset(cik_options o, int limb, int hinge_aware, float max_step, const char *name)
+{
+    cr_assert_eq(o.threshold, 1e-3f, "%s", name);
+    cr_assert_eq(o.max_iterations, 10, "%s", name);
+    cr_assert_eq(o.backend, CIK_BACKEND_AUTO, "%s", name);
+    cr_assert_eq(o.threads, 0, "%s", name);
+    cr_assert_eq(o.ccd.limb, limb, "%s", name);
+    cr_assert_eq(o.ccd.hinge_aware, hinge_aware, "%s", name);
+    cr_assert_eq(o.ccd.max_step, max_step, "%s", name);
+    cr_assert_eq(o.ccd.gain, 0.0f, "%s", name);
+    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(o.ccd.weight[j], 0.0f, "%s", name);
+}
+
 Test(api, default_options)
 {
-    cik_options o = cik_default_options();
-    cr_assert_eq(o.threshold, 1e-3f);
-    cr_assert_eq(o.max_iterations, 10);
-    cr_assert_eq(o.backend, CIK_BACKEND_AUTO);
-    cr_assert_eq(o.threads, 0);
     /* the best measured convergence settings (docs/solver.md) */
-    cr_assert_eq(o.ccd.limb, CIK_LIMB_AUTO);
-    cr_assert_eq(o.ccd.hinge_aware, 1);
-    cr_assert_eq(o.ccd.max_step, 0.05f);
-    cr_assert_eq(o.ccd.gain, 0.0f);
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(o.ccd.weight[j], 0.0f);
-
+    expect_preset(cik_default_options(), CIK_LIMB_AUTO, 1, 0.05f, "defaults");
     /* plain CCD: the same solve settings, every convergence option zero */
-    cik_options p = cik_plain_options();
-    cr_assert_eq(p.threshold, 1e-3f);
-    cr_assert_eq(p.max_iterations, 10);
-    cr_assert_eq(p.backend, CIK_BACKEND_AUTO);
-    cr_assert_eq(p.threads, 0);
-    cr_assert_eq(p.ccd.limb, CIK_LIMB_OFF);
-    cr_assert_eq(p.ccd.hinge_aware, 0);
-    cr_assert_eq(p.ccd.max_step, 0.0f);
-    cr_assert_eq(p.ccd.gain, 0.0f);
-    for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(p.ccd.weight[j], 0.0f);
+    expect_preset(cik_plain_options(), CIK_LIMB_OFF, 0, 0.0f, "plain");
 }
 
 Test(api, solve_refuses_unknown_and_unavailable_backends)

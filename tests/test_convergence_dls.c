@@ -6,6 +6,7 @@
  * spines, tails and legs without limits.
  */
 #include "common.h"
+#include "legs.h"
 
 /* Three joints at the origin (zero offsets), effector 1 * `scale` along +X,
  * target at angle `a` about +Z on the effector's circle; hinges about Z or
@@ -16,10 +17,7 @@ static cik_chain arc_chain(double a, double scale, int hinge)
     c.effector = t_v3((float)scale, 0, 0);
     c.target = t_v3((float)(scale * cos(a)), (float)(scale * sin(a)), 0);
     for (int j = 0; hinge && j < 3; ++j) {
-        c.limit[j].type = CIK_LIMIT_HINGE;
-        c.limit[j].axis = t_v3(0, 0, 1);
-        c.limit[j].min_angle = -3.0f;
-        c.limit[j].max_angle = 3.0f;
+        c.limit[j] = limit_hinge(t_v3(0, 0, 1), -3.0f, 3.0f);
     }
     return c;
 }
@@ -43,17 +41,13 @@ T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
         for (int d = 0; d < 3; ++d)
             for (int s = 0; s < 3; ++s) {
                 cik_chain c = arc_chain(a, scales[s], h);
-                cik_batch *b = NULL;
-                cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-                cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
                 cik_options o = t_plain_options(be, 1);
                 o.threshold = (float)(0.01 * scales[s]);
                 o.max_iterations = 1;
                 o.ccd.dls_damping = (float)damping[d];
-                cr_assert_eq(cik_solve(b, &o), CIK_OK);
-                cik_result r;
-                cik_batch_result(b, 0, &r);
-                cik_batch_get_chain(b, 0, &c);
+                t_solved solved = t_solve_chain(&c, &o);
+                cik_result r = solved.r;
+                c = solved.c;
                 double wz = sin(a) / (3.0 + damping[d] * damping[d]);
                 double want = 2.0 * atan(0.5 * wz);
                 cr_assert_eq(r.iterations, 1);
@@ -69,7 +63,6 @@ T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
                 double err = scales[s] * 2.0 * sin(0.5 * (a - 3.0 * want));
                 cr_assert(fabs(r.error - err) < 4e-6 * scales[s], "%s: error %g, want %g", cik_backend_name(be),
                           r.error, err);
-                cik_batch_destroy(b);
             }
 }
 
@@ -78,17 +71,12 @@ T_BACKEND_TEST(dls, one_step_rotation_is_the_damped_solution)
 T_BACKEND_TEST(dls, off_is_plain_ccd)
 {
     cik_chain c = arc_chain(0.02, 1.0, 0);
-    cik_batch *b = NULL;
-    cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-    cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
     cik_options o = t_plain_options(be, 1);
     o.threshold = 0.01f;
     o.max_iterations = 1;
-    cr_assert_eq(cik_solve(b, &o), CIK_OK);
-    cik_batch_get_chain(b, 0, &c);
+    c = t_solve_chain(&c, &o).c;
     cr_assert(fabs(t_angle_about(c.rotation[2], t_v3(0, 0, 1)) - 0.02) < 2e-6);
     cr_assert(fabs(t_angle_about(c.rotation[0], t_v3(0, 0, 1))) < 1e-7);
-    cik_batch_destroy(b);
 }
 
 /* Every kernel against the reference with the steps on, on spines, tails,
@@ -104,47 +92,15 @@ T_KERNEL_TEST(dls, backends_agree_with_the_reference)
     const int n = 1000;
     long chains = 0, over = 0;
     for (int k = 0; k < 5; ++k) {
-        long same = 0, total = 0, over0 = over;
-        for (int passes = 1; passes <= 10; passes += 9) {
-            cik_batch *ref = t_workload_batch(kinds[k], 91, n, joints[k]);
-            cik_batch *got = t_workload_batch(kinds[k], 91, n, joints[k]);
-            cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
-            o.max_iterations = passes;
-            cr_assert_eq(cik_solve(ref, &o), CIK_OK);
-            o.backend = be;
-            cr_assert_eq(cik_solve(got, &o), CIK_OK);
-            for (int i = 0; i < n; ++i) {
-                if (passes == 1) {
-                    cik_vec3 er, eg, p[CIK_MAX_JOINTS];
-                    cik_chain c;
-                    cik_batch_get_chain(ref, i, &c);
-                    cik_batch_forward(ref, i, p, &er);
-                    cik_batch_forward(got, i, NULL, &eg);
-                    /* the chain's scale (docs/solver.md): the larger of 1,
-                     * its reach and its coordinates' magnitude (these
-                     * crowds stand up to 50 m from the origin) */
-                    double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
-                    for (int j = 0; j <= c.joint_count; ++j) {
-                        cik_vec3 v = j < c.joint_count ? p[j] : er;
-                        double m = fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
-                        scale = m > scale ? m : scale;
-                    }
-                    over += t_dist(er, eg) / scale > 1e-5;
-                    ++chains;
-                } else {
-                    cik_result rr, rg;
-                    cik_batch_result(ref, i, &rr);
-                    cik_batch_result(got, i, &rg);
-                    same += rr.iterations == rg.iterations &&
-                            (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
-                    ++total;
-                }
-            }
-            cik_batch_destroy(ref);
-            cik_batch_destroy(got);
-        }
+        /* the scale from every joint: these crowds stand up to 50 m from
+         * the origin */
+        t_agreement ag = {0, 0, 0.0, 0, 0};
+        t_agree(&ag, (t_chains){kinds[k], 91, n, joints[k], 0}, t_options(CIK_BACKEND_REFERENCE, 1), be, 1);
+        long same = ag.same, total = ag.total;
+        chains += ag.chains;
+        over += ag.over;
         cr_log_info("%s %s: %ld of %ld same passes and converged flag, %ld over 1e-5 after one pass",
-                    cik_backend_name(be), wl_name(kinds[k]), same, total, over - over0);
+                    cik_backend_name(be), wl_name(kinds[k]), same, total, ag.over);
         long allowed = kinds[k] == WL_TAIL ? 5 : 1; /* per 1000 */
         cr_assert_geq(same * 1000, total * (1000 - allowed), "%s %s: pass counts differ from the reference",
                       cik_backend_name(be), wl_name(kinds[k]));
@@ -276,41 +232,9 @@ T_KERNEL_TEST(dls, folded_starts_agree_with_the_reference)
     static const wl_kind kinds[] = {WL_SPINE, WL_TAIL};
     const int n = 1000;
     for (int k = 0; k < 2; ++k) {
-        long same = 0, over = 0;
-        for (int passes = 1; passes <= 10; passes += 9) {
-            cik_batch *ref = t_workload_batch(kinds[k], 1, n, 0), *got = t_workload_batch(kinds[k], 1, n, 0);
-            cr_assert_eq(wl_fold_batch(ref, 1, 0), CIK_OK);
-            cr_assert_eq(wl_fold_batch(got, 1, 0), CIK_OK);
-            cik_options o = t_options(CIK_BACKEND_REFERENCE, 1);
-            o.max_iterations = passes;
-            cr_assert_eq(cik_solve(ref, &o), CIK_OK);
-            o.backend = be;
-            cr_assert_eq(cik_solve(got, &o), CIK_OK);
-            for (int i = 0; i < n; ++i) {
-                if (passes == 1) {
-                    cik_vec3 er, eg, p[CIK_MAX_JOINTS];
-                    cik_chain c;
-                    cik_batch_get_chain(ref, i, &c);
-                    cik_batch_forward(ref, i, p, &er);
-                    cik_batch_forward(got, i, NULL, &eg);
-                    double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
-                    for (int j = 0; j <= c.joint_count; ++j) {
-                        cik_vec3 v = j < c.joint_count ? p[j] : er;
-                        double m = fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
-                        scale = m > scale ? m : scale;
-                    }
-                    over += t_dist(er, eg) / scale > 1e-5;
-                } else {
-                    cik_result rr, rg;
-                    cik_batch_result(ref, i, &rr);
-                    cik_batch_result(got, i, &rg);
-                    same += rr.iterations == rg.iterations &&
-                            (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
-                }
-            }
-            cik_batch_destroy(ref);
-            cik_batch_destroy(got);
-        }
+        t_agreement ag = {0, 0, 0.0, 0, 0};
+        t_agree(&ag, (t_chains){kinds[k], 1, n, 0, 1}, t_options(CIK_BACKEND_REFERENCE, 1), be, 1);
+        long same = ag.same, over = ag.over;
         cr_log_info("%s folded %s: %ld of %d same passes and converged flag, %ld over 1e-5 after one pass",
                     cik_backend_name(be), wl_name(kinds[k]), same, n, over);
         long allowed = kinds[k] == WL_TAIL ? 5 : 1; /* per 1000 */
@@ -338,13 +262,8 @@ Test(dls, defaults_converge_warm_starts_within_reach)
         for (int i = 0; i < n; ++i) {
             cik_chain c;
             cik_batch_get_chain(b, i, &c);
-            float x, y, z, n2;
-            do {
-                x = wl_uniform(&r, -1, 1), y = wl_uniform(&r, -1, 1), z = wl_uniform(&r, -1, 1);
-                n2 = x * x + y * y + z * z;
-            } while (n2 > 1.0f || n2 < 1e-4f);
-            float s = 0.005f / sqrtf(n2);
-            c.target = t_v3(c.target.x + x * s, c.target.y + y * s, c.target.z + z * s);
+            float d[3], s = 0.005f / sqrtf(wl_in_ball(&r, 1e-4f, d));
+            c.target = t_v3(c.target.x + d[0] * s, c.target.y + d[1] * s, c.target.z + d[2] * s);
             cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
         }
         cr_assert_eq(cik_solve(b, &o), CIK_OK);
@@ -377,24 +296,13 @@ T_BACKEND_TEST(dls, straight_chain_with_the_target_behind_its_root)
             cik_chain c = t_chain(3);
             c.offset[1] = c.offset[2] = c.effector = t_v3(0.5f, 0, 0);
             if (hinge) {
-                c.limit[0].type = CIK_LIMIT_HINGE;
-                c.limit[0].axis = t_v3(0, 0, 1);
-                c.limit[0].min_angle = -3.14159f;
-                c.limit[0].max_angle = 3.14159f;
+                c.limit[0] = limit_hinge(t_v3(0, 0, 1), -3.14159f, 3.14159f);
             }
             c.target = t_v3(-behind[k], 0, 0);
-            cik_batch *b = NULL;
-            cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-            cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
             cik_options o = t_options(be, 1);
-            cr_assert_eq(cik_solve(b, &o), CIK_OK);
-            cik_result r;
-            cik_batch_result(b, 0, &r);
-            cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s hinge %d, target %.2f behind: error %g after %d passes",
-                      cik_backend_name(be), hinge, behind[k], r.error, r.iterations);
-            cik_vec3 E;
-            cik_batch_forward(b, 0, NULL, &E);
-            cr_assert(t_dist(E, c.target) < 1e-3);
-            cik_batch_destroy(b);
+            t_solved s = t_solve_chain(&c, &o);
+            cr_assert(s.r.flags & CIK_RESULT_CONVERGED, "%s hinge %d, target %.2f behind: error %g after %d passes",
+                      cik_backend_name(be), hinge, behind[k], s.r.error, s.r.iterations);
+            cr_assert(t_dist(s.e, c.target) < 1e-3);
         }
 }

@@ -12,6 +12,9 @@
 
 #include "crowdik/foot.h"
 #include "common.h"
+#include "foot_common.h"
+#include "foot_snapshot.h"
+#include "legs.h"
 
 #define PI_F 3.14159265f
 
@@ -113,80 +116,48 @@ Test(heightfield, refuses_bad_grids)
 
 /* ------------------------------------------------------------ the crowd */
 
-static cik_limit hinge(float lo, float hi)
-{
-    cik_limit l;
-    memset(&l, 0, sizeof l);
-    l.type = CIK_LIMIT_HINGE;
-    l.axis.x = 1;
-    l.min_angle = lo;
-    l.max_angle = hi;
-    return l;
-}
-static cik_limit swing_twist(float lo, float hi, float swing)
-{
-    cik_limit l = hinge(lo, hi);
-    l.type = CIK_LIMIT_SWING_TWIST;
-    l.axis.x = 0;
-    l.axis.y = -1;
-    l.swing_max = swing;
-    return l;
-}
-
-/* The workload legs: thigh 0.45, shin 0.42, ankle 6 cm above the sole. */
-static void make_legs(cik_foot_leg legs[2])
-{
-    memset(legs, 0, 2 * sizeof *legs);
-    for (int s = 0; s < 2; ++s) {
-        legs[s].hip.x = s ? -0.1f : 0.1f;
-        legs[s].hip.y = -0.05f;
-        legs[s].thigh.y = -0.45f;
-        legs[s].shin.y = -0.42f;
-        legs[s].limit[0] = swing_twist(-0.6f, 0.6f, 1.5f);
-        legs[s].limit[1] = hinge(0.0f, 2.6f);
-        legs[s].limit[2] = swing_twist(-0.35f, 0.35f, 0.7f);
-        legs[s].sole_normal.y = 1;
-        legs[s].ankle_height = 0.06f;
-    }
-}
-
-typedef struct scene {
-    cik_foot_crowd *crowd;
-    cik_foot_streams s;
-    cik_foot_leg legs[2];
-} scene;
-
 /* A character at (x, y, z) with heading `yaw`, hip flexion hf and knee k per
  * side, the foot flat in the world (ankle = -(hf + k) about X). */
 static void set_pose(scene *sc, int c, float x, float y, float z, float yaw, const float hf[2], const float k[2],
                      const float w[2])
 {
-    cik_quat r = ax(yaw, 0, 1, 0);
-    sc->s.pelvis_x[c] = x;
-    sc->s.pelvis_y[c] = y;
-    sc->s.pelvis_z[c] = z;
-    sc->s.pelvis_qx[c] = r.x;
-    sc->s.pelvis_qy[c] = r.y;
-    sc->s.pelvis_qz[c] = r.z;
-    sc->s.pelvis_qw[c] = r.w;
+    set_pelvis_pose(sc, c, x, y, z, ax(yaw, 0, 1, 0));
     for (int side = 0; side < 2; ++side) {
         int f = 2 * c + side;
-        cik_quat q[3] = {ax(hf[side], 1, 0, 0), ax(k[side], 1, 0, 0), ax(-hf[side] - k[side], 1, 0, 0)};
-        for (int j = 0; j < 3; ++j) {
-            sc->s.pose_x[j][f] = q[j].x;
-            sc->s.pose_y[j][f] = q[j].y;
-            sc->s.pose_z[j][f] = q[j].z;
-            sc->s.pose_w[j][f] = q[j].w;
-        }
+        const cik_quat q[3] = {ax(hf[side], 1, 0, 0), ax(k[side], 1, 0, 0), ax(-hf[side] - k[side], 1, 0, 0)};
+        set_joints(sc, f, q);
         sc->s.weight[f] = w[side];
     }
 }
 
-static void scene_init(scene *sc, int characters)
+/* A crowd of `characters` on the legs in sc->legs. */
+static void scene_create(scene *sc, int characters)
 {
-    make_legs(sc->legs);
     cr_assert_eq(cik_foot_crowd_create(characters, sc->legs, &sc->crowd), CIK_OK);
     cr_assert_eq(cik_foot_crowd_streams(sc->crowd, &sc->s), CIK_OK);
+}
+
+/* A crowd of `characters` on the adult legs (support/legs.h). */
+static void scene_init(scene *sc, int characters)
+{
+    legs_adult(1.0f, sc->legs);
+    scene_create(sc, characters);
+}
+
+/* The default options, solved on backend `be`. */
+static cik_foot_options on_backend(cik_backend be)
+{
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = be;
+    return o;
+}
+
+/* on_backend, the contacts from the caller's weights. */
+static cik_foot_options weights_on(cik_backend be)
+{
+    cik_foot_options o = on_backend(be);
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    return o;
 }
 
 /* Flat heightfield at height y (plus a step or slope from the callers). */
@@ -201,6 +172,12 @@ static void fill(float (*fn)(float, float))
 {
     for (int iz = 0; iz < HN; ++iz)
         for (int ix = 0; ix < HN; ++ix) heights[iz * HN + ix] = fn(-10.0f + 0.25f * ix, -10.0f + 0.25f * iz);
+}
+/* The grid filled with fn's heights. */
+static cik_heightfield ground(float (*fn)(float, float))
+{
+    fill(fn);
+    return grid();
 }
 
 /* The sole of foot f after the frame: distance to the ground and angle to
@@ -232,8 +209,7 @@ Test(foot, flat_ground_leaves_a_fitting_pose_unchanged)
 {
     scene sc;
     scene_init(&sc, 6);
-    fill(flat0);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(flat0);
     /* poses with both feet flat on y = 0: pelvis height from the FK */
     const float poses[6][4] = {{-0.3f, 0.2f, 0.2f, 0.3f}, {0.1f, 0.4f, -0.2f, 0.5f}, {0.0f, 0.3f, 0.0f, 0.3f},
                                {-0.2f, 0.6f, 0.25f, 0.25f}, {0.3f, 0.2f, -0.3f, 0.7f}, {0.05f, 0.15f, -0.05f, 0.15f}};
@@ -308,8 +284,7 @@ static void stand_on(float (*fn)(float, float), float z0, float yaw, float tol_m
      * ankle (swing limit 0.7 rad) has room to follow a 20-degree slope */
     scene sc;
     scene_init(&sc, 1);
-    fill(fn);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(fn);
     float hfl[2] = {-0.075f, -0.075f}, k[2] = {0.15f, 0.15f}, w[2] = {1, 1};
     set_pose(&sc, 0, 0.0f, 0.0f, z0, yaw, hfl, k, w);
     cik_foot_crowd_probe(sc.crowd, NULL);
@@ -359,8 +334,7 @@ Test(foot, pelvis_lowers_when_a_target_is_out_of_reach)
 {
     scene sc;
     scene_init(&sc, 2);
-    fill(hole);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(hole);
     /* legs nearly straight (knee 0.2): the ground 15 cm lower than the
      * animation's floor is out of reach without the pelvis */
     float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
@@ -427,8 +401,7 @@ Test(foot, knees_never_bend_backwards)
     enum { C = 64 };
     scene sc;
     scene_init(&sc, C);
-    fill(bumpy);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(bumpy);
     srand(11);
     cik_foot_options o = cik_foot_default_options();
     /* the caller's weights with and without locks, the contacts from the
@@ -518,8 +491,7 @@ static int same_floats(const float *a, const float *b, int n) { return memcmp(a,
 T_BACKEND_TEST(foot, frame_equals_its_stages)
 {
     enum { CHARS = 1301 };
-    fill(bumps);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(bumps);
     for (int threads = 1; threads <= 2; ++threads) {
         scene a, b;
         scene_init(&a, CHARS);
@@ -584,8 +556,7 @@ T_BACKEND_TEST(foot, frame_equals_its_stages)
 T_BACKEND_TEST(foot, ground_stage_matches_the_sampler)
 {
     enum { CHARS = 1301 };
-    fill(bumps);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(bumps);
     scene sc;
     scene_init(&sc, CHARS);
     cik_foot_options o = cik_foot_default_options();
@@ -622,25 +593,25 @@ T_BACKEND_TEST(foot, ground_stage_matches_the_sampler)
 Test(foot, refuses_bad_input)
 {
     cik_foot_leg legs[2];
-    make_legs(legs);
+    legs_adult(1.0f, legs);
     cik_foot_crowd *cr = NULL;
     cr_assert_eq(cik_foot_crowd_create(0, legs, &cr), CIK_ERROR_ARGUMENT);
     cr_assert_eq(cik_foot_crowd_create(1, NULL, &cr), CIK_ERROR_ARGUMENT);
     legs[1].limit[1].min_angle = 1.0f;
     legs[1].limit[1].max_angle = 0.0f;
     cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_LIMIT);
-    make_legs(legs);
+    legs_adult(1.0f, legs);
     legs[0].shin.y = NAN;
     cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_NON_FINITE);
     /* a heel, ball or toe that is not finite */
     for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
-        make_legs(legs);
+        legs_adult(1.0f, legs);
         float *v = p == 0 ? &legs[1].point[p].z : p == 1 ? &legs[0].point[p].y : &legs[1].point[p].x;
         *v = p == 1 ? -INFINITY : NAN;
         cr_assert_eq(cik_foot_crowd_create(1, legs, &cr), CIK_ERROR_NON_FINITE, "point %d", p);
         cr_assert_null(cr);
     }
-    make_legs(legs);
+    legs_adult(1.0f, legs);
     cr_assert_eq(cik_foot_crowd_create(2, legs, &cr), CIK_OK);
     cik_foot_options o = cik_foot_default_options();
     o.dt = 0;
@@ -655,8 +626,7 @@ Test(foot, refuses_bad_input)
     cik_foot_streams s;
     cik_foot_crowd_streams(cr, &s);
     s.pelvis_y[0] = NAN;
-    fill(flat0);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(flat0);
     cr_assert_eq(cik_foot_crowd_frame(cr, &hf, NULL), CIK_OK);
     cik_result r;
     cik_batch_result(cik_foot_crowd_batch(cr), 2, &r);
@@ -667,74 +637,15 @@ Test(foot, refuses_bad_input)
 
 /* ------------------------------------------------------------ refusals */
 
-/* Everything about a crowd the API shows, as bytes: every stream, every
- * character's legs, every chain of the batch and its result. Two crowds
- * with equal snapshots look the same to a caller. */
-typedef struct snapshot {
-    unsigned char *p;
-    size_t n, cap;
-} snapshot;
-
-static void snap_add(snapshot *sn, const void *src, size_t bytes)
-{
-    if (sn->n + bytes > sn->cap) {
-        sn->cap = 2 * (sn->n + bytes);
-        sn->p = realloc(sn->p, sn->cap);
-        cr_assert(sn->p != NULL);
-    }
-    memcpy(sn->p + sn->n, src, bytes);
-    sn->n += bytes;
-}
-
-static snapshot snap_take(cik_foot_crowd *cr)
-{
-    snapshot sn = {NULL, 0, 0};
-    cik_foot_streams s;
-    cr_assert_eq(cik_foot_crowd_streams(cr, &s), CIK_OK);
-    const size_t C = (size_t)s.character_count * sizeof(float), F = (size_t)s.foot_count * sizeof(float);
-    float *per_c[] = {s.pelvis_x,  s.pelvis_y,  s.pelvis_z, s.pelvis_qx,   s.pelvis_qy,
-                      s.pelvis_qz, s.pelvis_qw, s.floor_y,  s.pelvis_drop};
-    float *per_f[] = {s.weight,   s.planted,  s.locked,   s.pivot,   s.anim_ankle_x, s.anim_ankle_y,
-                      s.anim_ankle_z, s.target_x, s.target_y, s.target_z, s.ankle_x,  s.ankle_y,
-                      s.ankle_z,  s.foot_qx,  s.foot_qy,  s.foot_qz, s.foot_qw};
-    for (size_t i = 0; i < sizeof per_c / sizeof per_c[0]; ++i) snap_add(&sn, per_c[i], C);
-    for (size_t i = 0; i < sizeof per_f / sizeof per_f[0]; ++i) snap_add(&sn, per_f[i], F);
-    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
-        float *q[] = {s.probe_x[p],    s.probe_z[p], s.contact_y[p], s.contact_nx[p], s.contact_ny[p],
-                      s.contact_nz[p], s.point_x[p], s.point_y[p],   s.point_z[p]};
-        for (int k = 0; k < 9; ++k) snap_add(&sn, q[k], F);
-    }
-    for (int j = 0; j < 3; ++j) {
-        float *q[] = {s.pose_x[j], s.pose_y[j], s.pose_z[j], s.pose_w[j],
-                      s.solved_x[j], s.solved_y[j], s.solved_z[j], s.solved_w[j]};
-        for (int k = 0; k < 8; ++k) snap_add(&sn, q[k], F);
-    }
-    for (int c = 0; c < s.character_count; ++c) {
-        cik_foot_leg legs[2];
-        cr_assert_eq(cik_foot_crowd_get_legs(cr, c, legs), CIK_OK);
-        snap_add(&sn, legs, sizeof legs);
-    }
-    const cik_batch *b = cik_foot_crowd_batch(cr);
-    for (int f = 0; f < s.foot_count; ++f) {
-        cik_chain ch;
-        cik_result r;
-        memset(&ch, 0, sizeof ch);
-        memset(&r, 0, sizeof r);
-        cr_assert_eq(cik_batch_get_chain(b, f, &ch), CIK_OK);
-        cr_assert_eq(cik_batch_result(b, f, &r), CIK_OK);
-        snap_add(&sn, &ch, sizeof ch);
-        snap_add(&sn, &r, sizeof r);
-    }
-    return sn;
-}
-
-/* 1 when the two crowds look the same; frees both snapshots. */
+/* 1 when the two crowds look the same to a caller (foot_snapshot.h). */
 static int snap_same(cik_foot_crowd *a, cik_foot_crowd *b)
 {
-    snapshot x = snap_take(a), y = snap_take(b);
-    int same = x.n == y.n && memcmp(x.p, y.p, x.n) == 0;
-    free(x.p);
-    free(y.p);
+    foot_snapshot x = {NULL, 0, 0}, y = {NULL, 0, 0};
+    cr_assert_eq(foot_snapshot_take(a, &x), CIK_OK);
+    cr_assert_eq(foot_snapshot_take(b, &y), CIK_OK);
+    int same = foot_snapshot_same(&x, &y);
+    foot_snapshot_free(&x);
+    foot_snapshot_free(&y);
     return same;
 }
 
@@ -743,8 +654,7 @@ static int snap_same(cik_foot_crowd *a, cik_foot_crowd *b)
 enum { RC = 40 };
 static void refusal_pair(scene *a, scene *b)
 {
-    fill(bumps);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(bumps);
     scene *sc[2] = {a, b};
     for (int i = 0; i < 2; ++i) {
         scene_init(sc[i], RC);
@@ -785,7 +695,7 @@ Test(foot, refused_set_legs_changes_nothing)
         scene a, b;
         refusal_pair(&a, &b);
         cik_foot_leg legs[2];
-        make_legs(legs);
+        legs_adult(1.0f, legs);
         /* other legs than the crowd's, so that a half-kept call shows */
         legs[0].hip.x = 0.14f;
         legs[0].thigh.y = -0.5f;
@@ -879,7 +789,7 @@ Test(foot, refused_stage_changes_nothing)
 Test(foot, refused_create_leaves_out_untouched)
 {
     cik_foot_leg legs[2];
-    make_legs(legs);
+    legs_adult(1.0f, legs);
     cik_foot_crowd *const mark = (cik_foot_crowd *)&legs[0]; /* any non-null pointer */
     cik_foot_crowd *out = mark;
     cr_assert_eq(cik_foot_crowd_create(0, legs, &out), CIK_ERROR_ARGUMENT);
@@ -888,7 +798,7 @@ Test(foot, refused_create_leaves_out_untouched)
     legs[1].limit[1].max_angle = 0.0f;
     cr_assert_eq(cik_foot_crowd_create(3, legs, &out), CIK_ERROR_LIMIT);
     cr_assert_eq(out, mark);
-    make_legs(legs);
+    legs_adult(1.0f, legs);
     legs[0].sole_normal.y = 0.0f;
     cr_assert_eq(cik_foot_crowd_create(3, legs, &out), CIK_ERROR_ARGUMENT);
     cr_assert_eq(out, mark);
@@ -1048,7 +958,7 @@ Test(heightfield, steep_ground_gives_unit_normals)
  * rig's points, docs/foot.md). */
 static void make_legs_with_feet(cik_foot_leg legs[2])
 {
-    make_legs(legs);
+    legs_adult(1.0f, legs);
     for (int s = 0; s < 2; ++s) {
         legs[s].point[CIK_FOOT_HEEL] = t_v3(0.0f, -0.06f, -0.05f);
         legs[s].point[CIK_FOOT_BALL] = t_v3(0.0f, -0.06f, 0.10f);
@@ -1056,11 +966,13 @@ static void make_legs_with_feet(cik_foot_leg legs[2])
     }
 }
 
-static void scene_init_feet(scene *sc, int characters)
+/* A crowd of `characters` on the legs with a foot. */
+static scene feet_scene(int characters)
 {
-    make_legs_with_feet(sc->legs);
-    cr_assert_eq(cik_foot_crowd_create(characters, sc->legs, &sc->crowd), CIK_OK);
-    cr_assert_eq(cik_foot_crowd_streams(sc->crowd, &sc->s), CIK_OK);
+    scene sc;
+    make_legs_with_feet(sc.legs);
+    scene_create(&sc, characters);
+    return sc;
 }
 
 /* Poses foot f (pelvis unrotated) so that its ankle is at (dy, dz) from the
@@ -1074,22 +986,22 @@ static void pose_leg(scene *sc, int f, float dy, float dz)
     float k = acosf(ck < -1 ? -1 : (ck > 1 ? 1 : ck));
     float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
     float h = atan2f(uz, -uy) - atan2f(dz, -dy);
-    cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(-h - k, 1, 0, 0)};
-    for (int j = 0; j < 3; ++j) {
-        sc->s.pose_x[j][f] = q[j].x;
-        sc->s.pose_y[j][f] = q[j].y;
-        sc->s.pose_z[j][f] = q[j].z;
-        sc->s.pose_w[j][f] = q[j].w;
-    }
+    const cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(-h - k, 1, 0, 0)};
+    set_joints(sc, f, q);
 }
 
-static void set_pelvis(scene *sc, int c, float x, float y, float z)
+static void set_pelvis(scene *sc, int c, float x, float y, float z) { set_pelvis_pose(sc, c, x, y, z, t_qid()); }
+
+/* Character c standing at (x, z) over the floor y = 0: its ankles STAND_DY
+ * below the hips (the knees a little bent), the pelvis at the height that
+ * puts them 6 cm (the ankle height) over the floor, the hips 5 cm below the
+ * pelvis; its feet dz0 and dz1 ahead of the hips. */
+#define STAND_DY (-0.78f)
+static void stand(scene *sc, int c, float x, float z, float dz0, float dz1)
 {
-    sc->s.pelvis_x[c] = x;
-    sc->s.pelvis_y[c] = y;
-    sc->s.pelvis_z[c] = z;
-    sc->s.pelvis_qx[c] = sc->s.pelvis_qy[c] = sc->s.pelvis_qz[c] = 0.0f;
-    sc->s.pelvis_qw[c] = 1.0f;
+    set_pelvis(sc, c, x, 0.06f + 0.05f - STAND_DY, z);
+    pose_leg(sc, 2 * c, STAND_DY, dz0);
+    pose_leg(sc, 2 * c + 1, STAND_DY, dz1);
 }
 
 /* The animated point p of foot f of a flat foot (its world rotation the
@@ -1118,16 +1030,13 @@ static cik_vec3 solved_point(const scene *sc, int f, int p)
  * lock_radius plus one frame's slide; plus the solve's threshold twice. */
 T_BACKEND_TEST(foot, lock_holds_a_drifting_foot_and_releases_without_a_pop)
 {
-    scene sc;
-    scene_init_feet(&sc, 1);
-    fill(flat0);
-    cik_heightfield hf = grid();
-    cik_foot_options o = cik_foot_default_options();
-    o.solver.backend = be;
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
     o.plant_speed = 1.0f;
     o.release_speed = 1.5f;
     o.ease_in_time = 0.0f; /* the weight at 1 as soon as the foot plants */
-    const float dy = -0.78f, slide = 0.01f, dz[2] = {0.15f, 0.05f};
+    const float slide = 0.01f, dz[2] = {0.15f, 0.05f};
     const float bound = slide + 1.5f * (o.lock_radius + slide) * o.dt / o.unlock_time + 2 * o.solver.threshold;
     int locked_frames[2] = {0, 0}, released[2] = {-1, -1}, relocked[2] = {-1, -1};
     float worst_locked = 0.0f, worst_blend = 0.0f;
@@ -1136,8 +1045,7 @@ T_BACKEND_TEST(foot, lock_holds_a_drifting_foot_and_releases_without_a_pop)
     for (int frame = 0; frame < 45; ++frame) {
         /* the pelvis 6 cm above the ankles' height over the floor plus the
          * leg: the animated soles on y = 0 */
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, slide * (float)frame);
-        for (int side = 0; side < 2; ++side) pose_leg(&sc, side, dy, dz[side]);
+        stand(&sc, 0, 0.0f, slide * (float)frame, dz[0], dz[1]);
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
         for (int f = 0; f < 2; ++f) {
             cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d: planted %g", frame, f, sc.s.planted[f]);
@@ -1207,7 +1115,7 @@ static void gait_foot(float t, int side, float *lift, float *z)
 
 static void gait_frame(scene *sc, int frame, float floor)
 {
-    const float t = (float)frame / 60.0f, dy = -0.78f;
+    const float t = (float)frame / 60.0f, dy = STAND_DY;
     set_pelvis(sc, 0, 0.0f, floor + 0.06f + 0.05f - dy, GAIT_SPEED * t);
     sc->s.floor_y[0] = floor;
     for (int side = 0; side < 2; ++side) {
@@ -1237,11 +1145,8 @@ static float floor25(float x, float z)
 T_BACKEND_TEST(foot, contacts_from_a_gait_over_a_raised_floor)
 {
     enum { N = 3 * GAIT_FRAMES };
-    scene sc, ref;
-    scene_init_feet(&sc, 1);
-    scene_init_feet(&ref, 1);
-    fill(floor25);
-    cik_heightfield hf = grid();
+    scene sc = feet_scene(1), ref = feet_scene(1);
+    cik_heightfield hf = ground(floor25);
     cik_foot_options o = cik_foot_default_options(), ro = o;
     o.solver.backend = be;
     ro.solver.backend = CIK_BACKEND_REFERENCE;
@@ -1333,20 +1238,15 @@ T_BACKEND_TEST(foot, contacts_from_a_gait_over_a_raised_floor)
  * on it. */
 T_BACKEND_TEST(foot, heel_and_toe_above_a_step_edge)
 {
-    scene sc;
-    scene_init_feet(&sc, 2);
-    cik_foot_options o = cik_foot_default_options();
-    o.solver.backend = be;
-    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
-    const float dy = -0.78f, tol = o.solver.threshold + 1e-4f;
+    scene sc = feet_scene(2);
+    cik_foot_options o = weights_on(be);
+    const float tol = o.solver.threshold + 1e-4f;
     for (int frame = 0; frame < 4; ++frame) {
         for (int c = 0; c < 2; ++c) {
-            set_pelvis(&sc, c, 2.0f * (float)c, 0.06f + 0.05f - dy, 0.0f);
             /* feet ahead of the hips, so that the ankles can keep them
              * flat with the knees bent 10 cm more (within the ankle's
              * 0.7 rad) */
-            pose_leg(&sc, 2 * c, dy, 0.15f);
-            pose_leg(&sc, 2 * c + 1, dy, 0.1f);
+            stand(&sc, c, 2.0f * (float)c, 0.0f, 0.15f, 0.1f);
             sc.s.weight[2 * c] = sc.s.weight[2 * c + 1] = 1.0f;
         }
         /* character 1 turned half round: its heels ahead */
@@ -1388,17 +1288,13 @@ T_BACKEND_TEST(foot, heel_and_toe_above_a_step_edge)
  * and 15 mm below it. */
 Test(foot, no_point_below_a_slope_steeper_than_the_ankle_follows)
 {
-    scene sc;
-    scene_init_feet(&sc, 1);
+    scene sc = feet_scene(1);
     cik_foot_options o = cik_foot_default_options();
     o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
-    const float dy = -0.78f, a = 0.45f, tol = o.solver.threshold + 1e-4f;
+    const float a = 0.45f, tol = o.solver.threshold + 1e-4f;
     for (int frame = 0; frame < 4; ++frame) {
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
-        for (int f = 0; f < 2; ++f) {
-            pose_leg(&sc, f, dy, 0.1f);
-            sc.s.weight[f] = 1.0f;
-        }
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.1f);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
         cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
         for (int f = 0; f < 2; ++f)
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
@@ -1428,8 +1324,7 @@ Test(foot, pelvis_smooth_time_far_below_a_frame_is_at_once)
     scene sc, ref;
     scene_init(&sc, 1);
     scene_init(&ref, 1);
-    fill(hole);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(hole);
     cik_foot_options o = cik_foot_default_options(), at_once = o;
     o.pelvis_smooth_time = 1e-39f;
     at_once.pelvis_smooth_time = 0.0f;
@@ -1451,19 +1346,11 @@ Test(foot, pelvis_smooth_time_far_below_a_frame_is_at_once)
  * points, its feet planted again, the other character never touched. */
 T_BACKEND_TEST(foot, a_bad_frame_of_input_does_not_poison_the_next)
 {
-    scene sc;
-    scene_init_feet(&sc, 2);
-    fill(flat0);
-    cik_heightfield hf = grid();
-    cik_foot_options o = cik_foot_default_options();
-    o.solver.backend = be;
-    const float dy = -0.78f;
+    scene sc = feet_scene(2);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
     for (int frame = 0; frame < 12; ++frame) {
-        for (int c = 0; c < 2; ++c) {
-            set_pelvis(&sc, c, 1.5f * (float)c, 0.06f + 0.05f - dy, 0.0f);
-            pose_leg(&sc, 2 * c, dy, 0.1f);
-            pose_leg(&sc, 2 * c + 1, dy, 0.0f);
-        }
+        for (int c = 0; c < 2; ++c) stand(&sc, c, 1.5f * (float)c, 0.0f, 0.1f, 0.0f);
         if (frame == 3) sc.s.pelvis_y[0] = NAN;
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
         if (frame == 3) continue;
@@ -1487,21 +1374,16 @@ T_BACKEND_TEST(foot, a_bad_frame_of_input_does_not_poison_the_next)
  * forgotten already: a_bad_frame_of_input_does_not_poison_the_next). */
 Test(foot, sane_legs_after_overflowing_ones_give_finite_frames)
 {
-    scene sc;
-    scene_init_feet(&sc, 1);
-    fill(flat0);
-    cik_heightfield hf = grid();
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
     cik_foot_leg huge[2];
     make_legs_with_feet(huge);
     huge[0].ankle_height = 1e38f;
     for (int p = 0; p < CIK_FOOT_POINTS; ++p) huge[0].point[p] = t_v3(0, 0, 0); /* ankle_height below the ankle */
-    const float dy = -0.78f;
     for (int frame = 0; frame < 8; ++frame) {
         if (frame == 1) cr_assert_eq(cik_foot_crowd_set_legs(sc.crowd, 0, huge), CIK_OK);
         if (frame == 2) cr_assert_eq(cik_foot_crowd_set_legs(sc.crowd, 0, sc.legs), CIK_OK);
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
-        pose_leg(&sc, 0, dy, 0.1f);
-        pose_leg(&sc, 1, dy, 0.0f);
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, NULL), CIK_OK);
         if (frame == 1) continue;
         for (int f = 0; f < 2; ++f)
@@ -1516,18 +1398,13 @@ Test(foot, sane_legs_after_overflowing_ones_give_finite_frames)
  * stop new locks only; a foot locked before stayed locked and held. */
 Test(foot, lock_off_releases_a_held_foot)
 {
-    scene sc;
-    scene_init_feet(&sc, 1);
-    fill(flat0);
-    cik_heightfield hf = grid();
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
     cik_foot_options o = cik_foot_default_options();
-    const float dy = -0.78f;
     for (int frame = 0; frame < 8; ++frame) {
         o.lock = frame < 4;
         /* a slow slide: planted throughout */
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.005f * (float)frame);
-        pose_leg(&sc, 0, dy, 0.1f);
-        pose_leg(&sc, 1, dy, 0.0f);
+        stand(&sc, 0, 0.0f, 0.005f * (float)frame, 0.1f, 0.0f);
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
         for (int f = 0; f < 2; ++f) {
             cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d", frame, f);
@@ -1543,20 +1420,14 @@ Test(foot, lock_off_releases_a_held_foot)
  * animation's rotations, and the pelvis stays. */
 T_BACKEND_TEST(foot, swing_leg_at_weight_0_keeps_the_animation)
 {
-    scene sc;
-    scene_init_feet(&sc, 1);
-    fill(flat0);
-    cik_heightfield hf = grid();
-    cik_foot_options o = cik_foot_default_options();
-    o.solver.backend = be;
-    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
-    const float dy = -0.78f;
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = weights_on(be);
     for (int frame = 0; frame < 6; ++frame) {
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.01f * (float)frame);
-        pose_leg(&sc, 0, dy, 0.1f);
         /* the swing foot 12 cm up and moving on (its ankle within its
          * limit, as the test wants an animation within the limits) */
-        pose_leg(&sc, 1, dy + 0.12f, 0.05f + 0.03f * (float)frame);
+        stand(&sc, 0, 0.0f, 0.01f * (float)frame, 0.1f, 0.0f);
+        pose_leg(&sc, 1, STAND_DY + 0.12f, 0.05f + 0.03f * (float)frame);
         sc.s.weight[0] = 1.0f;
         sc.s.weight[1] = 0.0f;
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
@@ -1582,28 +1453,17 @@ T_BACKEND_TEST(foot, swing_leg_at_weight_0_keeps_the_animation)
  * follows its animation (weight 0), the other stands on the ground. */
 T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
 {
-    fill(flat0);
-    cik_heightfield hf = grid();
+    cik_heightfield hf = ground(flat0);
     const float knees[3] = {-0.03f, -0.03f, -0.2f}, tolerance[3] = {0.1f, 0.0f, 0.1f};
     for (int k = 0; k < 3; ++k) {
-        scene sc;
-        scene_init_feet(&sc, 1);
-        cik_foot_options o = cik_foot_default_options();
-        o.solver.backend = be;
-        o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+        scene sc = feet_scene(1);
+        cik_foot_options o = weights_on(be);
         o.limit_tolerance = tolerance[k];
-        const float dy = -0.78f;
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
-        pose_leg(&sc, 0, dy, 0.1f);
+            stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
         /* the right leg swings forward, its knee hyperextended by knees[k]
          * (about +X: the hinge's axis), the foot well off the ground */
-        cik_quat q[3] = {ax(-0.6f, 1, 0, 0), ax(knees[k], 1, 0, 0), ax(0.6f - knees[k], 1, 0, 0)};
-        for (int j = 0; j < 3; ++j) {
-            sc.s.pose_x[j][1] = q[j].x;
-            sc.s.pose_y[j][1] = q[j].y;
-            sc.s.pose_z[j][1] = q[j].z;
-            sc.s.pose_w[j][1] = q[j].w;
-        }
+        const cik_quat q[3] = {ax(-0.6f, 1, 0, 0), ax(knees[k], 1, 0, 0), ax(0.6f - knees[k], 1, 0, 0)};
+        set_joints(&sc, 1, q);
         sc.s.weight[0] = 1.0f;
         sc.s.weight[1] = 0.0f;
         for (int frame = 0; frame < 3; ++frame) cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
@@ -1628,21 +1488,16 @@ T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
  * straightens past the angle that distance leaves it. */
 T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
 {
-    scene sc;
-    scene_init_feet(&sc, 1);
-    cik_foot_options o = cik_foot_default_options();
-    o.solver.backend = be;
-    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    scene sc = feet_scene(1);
+    cik_foot_options o = weights_on(be);
     o.max_pelvis_drop = 0.0f;
-    const float dy = -0.78f, ta = 0.45f, tb = 0.42f, reach = ta + tb, dmax = (1.0f - o.reach_margin) * reach;
+    const float ta = 0.45f, tb = 0.42f, reach = ta + tb, dmax = (1.0f - o.reach_margin) * reach;
     const float kmin = acosf((dmax * dmax - ta * ta - tb * tb) / (2 * ta * tb));
     float last_d = 0.0f, last_depth = 0.0f;
     int on_ground = 0, soft = 0;
     for (int frame = 0; frame <= 300; ++frame) {
         float depth = 0.001f * (float)frame;
-        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, 0.0f);
-        pose_leg(&sc, 0, dy, 0.1f);
-        pose_leg(&sc, 1, dy, 0.1f);
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.1f);
         sc.s.weight[0] = sc.s.weight[1] = 1.0f;
         cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
         for (int f = 0; f < 2; ++f)

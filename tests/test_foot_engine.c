@@ -6,6 +6,7 @@
  * arguments (no state kept from an earlier call).
  */
 #include "common.h"
+#include "foot_common.h"
 #include "legs.h"
 
 #include <crowdik/foot.h>
@@ -20,11 +21,6 @@
  * CIK_FOOT_RANGE_ALIGNMENT, so that the last range ends mid-vector. */
 enum { CHARS = 1100 };
 
-typedef struct scene {
-    cik_foot_crowd *crowd;
-    cik_foot_streams s;
-    cik_foot_leg legs[2];
-} scene;
 
 /* A rolling ground, `scale` units a metre. */
 enum { HN = 65 };
@@ -62,25 +58,15 @@ static void pose(scene *sc, int t, float scale)
     const int n = sc->s.character_count;
     for (int c = 0; c < n; ++c) {
         float ph = 0.37f * (float)c + 0.21f * (float)t;
-        cik_quat yaw = t_angle_axis(0.3 * c + 0.05 * t, 0, 1, 0);
-        sc->s.pelvis_x[c] = scale * (-14.0f + 0.8f * (float)(c % 36) + 0.02f * (float)t);
-        sc->s.pelvis_y[c] = scale * (0.93f + 0.03f * sinf(ph));
-        sc->s.pelvis_z[c] = scale * (-14.0f + 0.9f * (float)(c / 36));
-        sc->s.pelvis_qx[c] = yaw.x;
-        sc->s.pelvis_qy[c] = yaw.y;
-        sc->s.pelvis_qz[c] = yaw.z;
-        sc->s.pelvis_qw[c] = yaw.w;
+        set_pelvis_pose(sc, c, scale * (-14.0f + 0.8f * (float)(c % 36) + 0.02f * (float)t),
+                        scale * (0.93f + 0.03f * sinf(ph)), scale * (-14.0f + 0.9f * (float)(c / 36)),
+                        t_angle_axis(0.3 * c + 0.05 * t, 0, 1, 0));
         for (int side = 0; side < 2; ++side) {
             int f = 2 * c + side;
             float hip = 0.25f * sinf(ph + 3.1f * (float)side), knee = 0.2f + 0.15f * (1.0f + sinf(ph + 1.0f));
-            cik_quat q[3] = {t_angle_axis(-hip, 1, 0, 0), t_angle_axis(knee, 1, 0, 0),
-                             t_angle_axis(hip - knee, 1, 0, 0)};
-            for (int j = 0; j < 3; ++j) {
-                sc->s.pose_x[j][f] = q[j].x;
-                sc->s.pose_y[j][f] = q[j].y;
-                sc->s.pose_z[j][f] = q[j].z;
-                sc->s.pose_w[j][f] = q[j].w;
-            }
+            const cik_quat q[3] = {t_angle_axis(-hip, 1, 0, 0), t_angle_axis(knee, 1, 0, 0),
+                                   t_angle_axis(hip - knee, 1, 0, 0)};
+            set_joints(sc, f, q);
             sc->s.weight[f] = (f + t) % 5 == 0 ? 0.0f : ((f + t) % 7 == 0 ? 0.5f : 1.0f);
         }
     }

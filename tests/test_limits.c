@@ -82,19 +82,10 @@ static double hinge_result(cik_backend be, float lo, float hi, double theta, int
 {
     cik_chain c = t_chain(1);
     c.effector = t_v3(1, 0, 0);
-    c.limit[0].type = CIK_LIMIT_HINGE;
-    c.limit[0].axis = t_v3(0, 0, 1);
-    c.limit[0].min_angle = lo;
-    c.limit[0].max_angle = hi;
+    c.limit[0] = limit_hinge(t_v3(0, 0, 1), lo, hi);
     c.target = t_v3((float)cos(theta), (float)sin(theta), 0);
-    cik_batch *b = NULL;
-    cr_assert_eq(cik_batch_create(1, 1, &b), CIK_OK);
-    cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
     cik_options o = t_plain_options(be, 1);
-    cr_assert_eq(cik_solve(b, &o), CIK_OK);
-    cik_quat q;
-    cr_assert_eq(cik_batch_get_rotation(b, 0, 0, &q), CIK_OK);
-    cik_batch_destroy(b);
+    cik_quat q = t_solve_chain(&c, &o).c.rotation[0];
     char why[160];
     *ok = limit_holds(q, &c.limit[0], why, sizeof why);
     if (!*ok) cr_log_error("%s hinge [%g, %g] theta %.9g: %s", cik_backend_name(be), lo, hi, theta, why);
@@ -149,11 +140,7 @@ T_BACKEND_TEST(limits, swing_twist_cone_every_backend)
         for (int i = 0; i < n; ++i) {
             cik_chain c = t_chain(1);
             c.effector = t_v3(1, 0, 0);
-            c.limit[0].type = CIK_LIMIT_SWING_TWIST;
-            c.limit[0].axis = t_v3(1, 0, 0);
-            c.limit[0].min_angle = -0.2f;
-            c.limit[0].max_angle = 0.2f;
-            c.limit[0].swing_max = cones[ci];
+            c.limit[0] = limit_swing_twist(t_v3(1, 0, 0), -0.2f, 0.2f, cones[ci]);
             double el = M_PI * (i + 0.5) / n, az = 2.4 * i;
             c.target = t_v3((float)cos(el), (float)(sin(el) * cos(az)), (float)(sin(el) * sin(az)));
             cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);

@@ -6,6 +6,7 @@
  * bad values are refused.
  */
 #include "common.h"
+#include "legs.h"
 
 static void solve_ok(cik_batch *b, const cik_options *o) { cr_assert_eq(cik_solve(b, o), CIK_OK); }
 
@@ -252,35 +253,21 @@ T_BACKEND_TEST(options, pole_sets_the_bend_plane)
         c.offset[1] = t_v3(0, -0.45f, 0);
         c.offset[2] = t_v3(0, -0.42f, 0);
         c.effector = t_v3(0, -0.05f, 0);
-        c.limit[0].type = CIK_LIMIT_SWING_TWIST;
-        c.limit[0].axis = t_v3(0, -1, 0);
-        c.limit[0].min_angle = -3.0f;
-        c.limit[0].max_angle = 3.0f;
-        c.limit[0].swing_max = 1.5f;
-        c.limit[1].type = CIK_LIMIT_HINGE;
-        c.limit[1].axis = t_v3(1, 0, 0);
-        c.limit[1].min_angle = 0.0f;
-        c.limit[1].max_angle = 2.6f;
+        c.limit[0] = limit_swing_twist(t_v3(0, -1, 0), -3.0f, 3.0f, 1.5f);
+        c.limit[1] = limit_hinge(t_v3(1, 0, 0), 0.0f, 2.6f);
         c.target = t_v3(0, -0.75f, 0);
         c.pole = t_v3(poles[p][0], poles[p][1], poles[p][2]);
         c.pole_weight = 1.0f;
-        cik_batch *b = NULL;
-        cr_assert_eq(cik_batch_create(1, 3, &b), CIK_OK);
-        cr_assert_eq(cik_batch_set_chain(b, 0, &c), CIK_OK);
         cik_options o = t_options(be, 1);
-        solve_ok(b, &o);
-        cik_result r;
-        cik_vec3 P[3];
-        cr_assert_eq(cik_batch_result(b, 0, &r), CIK_OK);
-        cr_assert_eq(cik_batch_forward(b, 0, P, NULL), CIK_OK);
-        cr_assert(r.flags & CIK_RESULT_CONVERGED, "%s pole %d: error %g", cik_backend_name(be), p, r.error);
+        t_solved s = t_solve_chain(&c, &o);
+        const cik_vec3 *P = s.p;
+        cr_assert(s.r.flags & CIK_RESULT_CONVERGED, "%s pole %d: error %g", cik_backend_name(be), p, s.r.error);
         /* the knee's offset from the hip-target line (the Y axis) points
          * at the pole's horizontal direction */
         double kx = P[1].x, kz = P[1].z, px = c.pole.x, pz = c.pole.z;
         double cosang = (kx * px + kz * pz) / (sqrt(kx * kx + kz * kz) * sqrt(px * px + pz * pz));
         cr_assert_gt(cosang, 0.999, "%s pole %d: knee (%g, %g) not towards the pole (%g, %g)",
                      cik_backend_name(be), p, kx, kz, px, pz);
-        cik_batch_destroy(b);
     }
 }
 
@@ -324,7 +311,7 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
     custom.ccd.max_step = 0.12f;
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) custom.ccd.weight[j] = 1.0f - 0.04f * (float)j;
     const int n = 400;
-    long chains = 0, over = 0, same = 0, total = 0;
+    t_agreement ag = {0, 0, 0.0, 0, 0};
     for (int k = 0; k < 4; ++k) {
         for (int ji = 0; ji < 5; ++ji) {
             int J = joints[ji];
@@ -332,57 +319,16 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
                 if (ji > 0) continue;
                 J = 0;
             }
-            for (int passes = 1; passes <= 10; passes += 9) {
-                cik_batch *ref = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
-                cik_batch *got = t_workload_batch(kinds[k], 40 + (uint64_t)ji, n, J);
-                cik_options o = custom;
-                o.max_iterations = passes;
-                o.backend = CIK_BACKEND_REFERENCE;
-                solve_ok(ref, &o);
-                o.backend = be;
-                solve_ok(got, &o);
-                for (int i = 0; i < n; ++i) {
-                    if (passes == 1) {
-                        cik_vec3 er, eg;
-                        cik_chain c;
-                        cik_batch_get_chain(ref, i, &c);
-                        cik_batch_forward(ref, i, NULL, &er);
-                        cik_batch_forward(got, i, NULL, &eg);
-                        /* the chain's scale (docs/solver.md): the larger of 1, its
-                         * reach and its coordinates' magnitude (float positions
-                         * carry a relative error) */
-                        double scale = t_reach(&c) > 1 ? t_reach(&c) : 1;
-                        const cik_vec3 at[2] = {c.root_position, er};
-                        for (int v = 0; v < 2; ++v) {
-                            double m = fmax(fabs(at[v].x), fmax(fabs(at[v].y), fabs(at[v].z)));
-                            scale = m > scale ? m : scale;
-                        }
-                        double d = t_dist(er, eg) / scale;
-                        over += d > 1e-5;
-                        cr_assert_leq(d, 1e-3, "%s %s J=%d chain %d: %g apart after one pass",
-                                      cik_backend_name(be), wl_name(kinds[k]), J, i, d);
-                        ++chains;
-                    } else {
-                        cik_result rr, rg;
-                        cik_batch_result(ref, i, &rr);
-                        cik_batch_result(got, i, &rg);
-                        /* (a one-joint random chain's target lies
-                         * exactly at its reach: UNREACHABLE is a coin
-                         * toss there, so only CONVERGED is compared) */
-                        same += rr.iterations == rg.iterations &&
-                                (rr.flags & CIK_RESULT_CONVERGED) == (rg.flags & CIK_RESULT_CONVERGED);
-                        ++total;
-                    }
-                }
-                cik_batch_destroy(ref);
-                cik_batch_destroy(got);
-            }
+            /* the scale from the root and the effector */
+            t_agree(&ag, (t_chains){kinds[k], 40 + (uint64_t)ji, n, J, 0}, custom, be, 0);
+            cr_assert_leq(ag.worst, 1e-3, "%s %s J=%d: %g apart after one pass", cik_backend_name(be),
+                          wl_name(kinds[k]), J, ag.worst);
         }
     }
     cr_log_info("%s with every option: %ld of %ld chains over 1e-5 after one pass; %ld of %ld same passes and "
                 "converged flag",
-                cik_backend_name(be), over, chains, same, total);
-    cr_assert_leq(over * 1000, chains, "%s: too many chains off the reference after one pass",
+                cik_backend_name(be), ag.over, ag.chains, ag.same, ag.total);
+    cr_assert_leq(ag.over * 1000, ag.chains, "%s: too many chains off the reference after one pass",
                   cik_backend_name(be));
-    cr_assert_geq(same * 1000, total * 999, "%s: pass counts differ from the reference", cik_backend_name(be));
+    cr_assert_geq(ag.same * 1000, ag.total * 999, "%s: pass counts differ from the reference", cik_backend_name(be));
 }

@@ -152,6 +152,14 @@ class InputError(Exception):
     """A JSON file that cannot be read or is not crowdik_bench output."""
 
 
+def read_run(cls, b, path, name):
+    """One benchmark entry as a Run or FootRun; InputError where it is malformed."""
+    try:
+        return cls(b)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
+        raise InputError("%s: unreadable benchmark %r: %s" % (path, name, e))
+
+
 def load(paths):
     runs, foot, context = OrderedDict(), OrderedDict(), None
     for path in paths:
@@ -173,18 +181,12 @@ def load(paths):
             if name.count("/") < 3:
                 continue
             if name.startswith("foot/"):
-                try:
-                    f = FootRun(b)
-                except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
-                    raise InputError("%s: unreadable benchmark %r: %s" % (path, name, e))
+                f = read_run(FootRun, b, path, name)
                 old = foot.get(f.key())
                 if old is None or (f.ms > 0 and f.ms < old.ms):
                     foot[f.key()] = f
                 continue
-            try:
-                r = Run(b)
-            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as e:
-                raise InputError("%s: unreadable benchmark %r: %s" % (path, name, e))
+            r = read_run(Run, b, path, name)
             old = runs.get(r.key())
             if old is None or (r.ns > 0 and r.ns < old.ns):
                 if old is not None and old.cpu_ns is not None and r.cpu_ns is not None:

@@ -174,15 +174,10 @@ static void nudge_targets(cik_batch *b, unsigned seed)
     cik_streams s;
     cik_batch_streams(b, &s);
     for (int i = 0; i < s.chain_count; ++i) {
-        float x, y, z, n2;
-        do {
-            x = wl_uniform(&r, -1, 1), y = wl_uniform(&r, -1, 1), z = wl_uniform(&r, -1, 1);
-            n2 = x * x + y * y + z * z;
-        } while (n2 > 1.0f || n2 < 1e-4f);
-        float k = 0.005f / sqrtf(n2);
-        s.target_x[i] += x * k;
-        s.target_y[i] += y * k;
-        s.target_z[i] += z * k;
+        float d[3], k = 0.005f / sqrtf(wl_in_ball(&r, 1e-4f, d));
+        s.target_x[i] += d[0] * k;
+        s.target_y[i] += d[1] * k;
+        s.target_z[i] += d[2] * k;
     }
 }
 
@@ -200,44 +195,12 @@ static double largest_change(const cik_batch *a, const cik_batch *b, int i)
     return worst * 180.0 / Q_PI;
 }
 
-static int measure(q_case k, const cik_options *o, int chains, unsigned seed, int poles, q_row *row)
+/* The row of a measured workload: b solved (in t seconds), moved solved
+ * for its nudged targets from the start, warm for them from b's solution,
+ * start the unsolved chains; v and joint scratch of `chains` doubles. */
+static void fill_row(const cik_batch *b, const cik_batch *moved, const cik_batch *start, const cik_batch *warm,
+                     int chains, double t, double *v, double *joint, q_row *row)
 {
-    cik_batch *b = make_batch(k, chains, seed, poles), *moved = make_batch(k, chains, seed, poles);
-    cik_batch *start = make_batch(k, chains, seed, poles), *warm = make_batch(k, chains, seed, poles);
-    double *v = malloc(sizeof(double) * (size_t)chains), *joint = malloc(sizeof(double) * (size_t)chains);
-    cik_status st = b && moved && start && warm && v && joint ? CIK_OK : CIK_ERROR_OUT_OF_MEMORY;
-    if (st == CIK_OK) {
-        nudge_targets(moved, seed);
-        nudge_targets(warm, seed);
-    }
-    double t0 = wl_now();
-    if (st == CIK_OK) st = cik_solve(b, o);
-    double t = wl_now() - t0;
-    if (st == CIK_OK) st = cik_solve(moved, o);
-    /* the warm start: T + 5 mm from T's solution */
-    if (st == CIK_OK) {
-        cik_streams from, to;
-        cik_batch_streams(b, &from);
-        cik_batch_streams(warm, &to);
-        for (int j = 0; j < k.joints; ++j) {
-            size_t bytes = sizeof(float) * (size_t)chains;
-            memcpy(to.rotation_x[j], from.rotation_x[j], bytes);
-            memcpy(to.rotation_y[j], from.rotation_y[j], bytes);
-            memcpy(to.rotation_z[j], from.rotation_z[j], bytes);
-            memcpy(to.rotation_w[j], from.rotation_w[j], bytes);
-        }
-        st = cik_solve(warm, o);
-    }
-    if (st != CIK_OK) {
-        fprintf(stderr, "crowdik_validate: cik_solve: %s\n", cik_status_string(st));
-        cik_batch_destroy(b);
-        cik_batch_destroy(moved);
-        cik_batch_destroy(start);
-        cik_batch_destroy(warm);
-        free(v);
-        free(joint);
-        return 1;
-    }
     memset(row, 0, sizeof *row);
     row->ns = 1e9 * t / chains;
     static const int within[4] = {1, 2, 5, 10};
@@ -284,13 +247,47 @@ static int measure(q_case k, const cik_options *o, int chains, unsigned seed, in
     for (int i = 0; i < chains; ++i) v[i] = largest_change(b, warm, i);
     row->jit_warm_p99 = percentile(v, chains, 0.99);
     row->joint_p99 = percentile(joint, chains, 0.99);
+}
+
+static int measure(q_case k, const cik_options *o, int chains, unsigned seed, int poles, q_row *row)
+{
+    cik_batch *b = make_batch(k, chains, seed, poles), *moved = make_batch(k, chains, seed, poles);
+    cik_batch *start = make_batch(k, chains, seed, poles), *warm = make_batch(k, chains, seed, poles);
+    double *v = malloc(sizeof(double) * (size_t)chains), *joint = malloc(sizeof(double) * (size_t)chains);
+    cik_status st = b && moved && start && warm && v && joint ? CIK_OK : CIK_ERROR_OUT_OF_MEMORY;
+    if (st == CIK_OK) {
+        nudge_targets(moved, seed);
+        nudge_targets(warm, seed);
+    }
+    double t0 = wl_now();
+    if (st == CIK_OK) st = cik_solve(b, o);
+    double t = wl_now() - t0;
+    if (st == CIK_OK) st = cik_solve(moved, o);
+    /* the warm start: T + 5 mm from T's solution */
+    if (st == CIK_OK) {
+        cik_streams from, to;
+        cik_batch_streams(b, &from);
+        cik_batch_streams(warm, &to);
+        for (int j = 0; j < k.joints; ++j) {
+            size_t bytes = sizeof(float) * (size_t)chains;
+            memcpy(to.rotation_x[j], from.rotation_x[j], bytes);
+            memcpy(to.rotation_y[j], from.rotation_y[j], bytes);
+            memcpy(to.rotation_z[j], from.rotation_z[j], bytes);
+            memcpy(to.rotation_w[j], from.rotation_w[j], bytes);
+        }
+        st = cik_solve(warm, o);
+    }
+    if (st != CIK_OK)
+        fprintf(stderr, "crowdik_validate: cik_solve: %s\n", cik_status_string(st));
+    else
+        fill_row(b, moved, start, warm, chains, t, v, joint, row);
     cik_batch_destroy(b);
     cik_batch_destroy(moved);
     cik_batch_destroy(start);
     cik_batch_destroy(warm);
     free(v);
     free(joint);
-    return 0;
+    return st != CIK_OK;
 }
 
 #define PATH_FRAMES 32
@@ -314,12 +311,7 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
         cik_batch_get_chain(b, i, &c);
         center[3 * i] = c.target;
         /* two unit vectors spanning a random plane */
-        float u[3], w[3], n;
-        do {
-            u[0] = wl_uniform(&r, -1, 1), u[1] = wl_uniform(&r, -1, 1), u[2] = wl_uniform(&r, -1, 1);
-            n = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-        } while (n > 1.0f || n < 1e-2f);
-        n = sqrtf(n);
+        float u[3], w[3], n = sqrtf(wl_in_ball(&r, 1e-2f, u));
         for (int a = 0; a < 3; ++a) u[a] /= n;
         do {
             w[0] = wl_uniform(&r, -1, 1), w[1] = wl_uniform(&r, -1, 1), w[2] = wl_uniform(&r, -1, 1);

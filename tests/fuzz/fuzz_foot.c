@@ -41,6 +41,7 @@
 #endif
 #include "crowdik/foot.h"
 #define FUZZ_NAME "fuzz_foot"
+#include "foot_snapshot.h"
 #include "fuzz_common.h"
 
 #include <float.h>
@@ -333,68 +334,11 @@ static void rd_options(reader *r, cik_foot_options *o)
 /* ------------------------------------------------------------------ */
 /* Snapshots                                                           */
 
-typedef struct snapshot {
-    unsigned char *p;
-    size_t n, cap;
-} snapshot;
-
-static void snap_add(snapshot *s, const void *src, size_t bytes)
+/* Everything about the crowd the API shows, as bytes (foot_snapshot.h). */
+static void snap_take(cik_foot_crowd *cr, foot_snapshot *sn)
 {
-    if (s->n + bytes > s->cap) {
-        s->cap = 2 * (s->n + bytes);
-        s->p = realloc(s->p, s->cap);
-        CHECK(s->p != NULL, "snapshot of %zu bytes", s->cap);
-    }
-    memcpy(s->p + s->n, src, bytes);
-    s->n += bytes;
-}
-
-/* Everything about the crowd the API shows, as bytes. */
-static void snap_take(cik_foot_crowd *cr, snapshot *sn)
-{
-    sn->n = 0;
-    cik_foot_streams s;
-    CHECK(cik_foot_crowd_streams(cr, &s) == CIK_OK, "streams");
-    const size_t C = (size_t)s.character_count * sizeof(float), F = (size_t)s.foot_count * sizeof(float);
-    float *per_c[] = {s.pelvis_x,  s.pelvis_y,  s.pelvis_z, s.pelvis_qx,   s.pelvis_qy,
-                      s.pelvis_qz, s.pelvis_qw, s.floor_y,  s.pelvis_drop};
-    float *per_f[] = {s.weight,       s.planted,  s.locked,   s.pivot,    s.anim_ankle_x, s.anim_ankle_y,
-                      s.anim_ankle_z, s.target_x, s.target_y, s.target_z, s.ankle_x,      s.ankle_y,
-                      s.ankle_z,      s.foot_qx,  s.foot_qy,  s.foot_qz,  s.foot_qw};
-    for (size_t i = 0; i < sizeof per_c / sizeof per_c[0]; ++i) snap_add(sn, per_c[i], C);
-    for (size_t i = 0; i < sizeof per_f / sizeof per_f[0]; ++i) snap_add(sn, per_f[i], F);
-    for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
-        float *q[] = {s.probe_x[p],    s.probe_z[p], s.contact_y[p], s.contact_nx[p], s.contact_ny[p],
-                      s.contact_nz[p], s.point_x[p], s.point_y[p],   s.point_z[p]};
-        for (size_t k = 0; k < sizeof q / sizeof q[0]; ++k) snap_add(sn, q[k], F);
-    }
-    for (int j = 0; j < 3; ++j) {
-        float *q[] = {s.pose_x[j],   s.pose_y[j],   s.pose_z[j],   s.pose_w[j],
-                      s.solved_x[j], s.solved_y[j], s.solved_z[j], s.solved_w[j]};
-        for (int k = 0; k < 8; ++k) snap_add(sn, q[k], F);
-    }
-    for (int c = 0; c < s.character_count; ++c) {
-        cik_foot_leg legs[2];
-        memset(legs, 0, sizeof legs);
-        CHECK(cik_foot_crowd_get_legs(cr, c, legs) == CIK_OK, "get_legs %d", c);
-        snap_add(sn, legs, sizeof legs);
-    }
-    const cik_batch *b = cik_foot_crowd_batch(cr);
-    for (int f = 0; f < s.foot_count; ++f) {
-        cik_chain ch;
-        cik_result res;
-        memset(&ch, 0, sizeof ch);
-        memset(&res, 0, sizeof res);
-        CHECK(cik_batch_get_chain(b, f, &ch) == CIK_OK, "get_chain %d", f);
-        CHECK(cik_batch_result(b, f, &res) == CIK_OK, "result %d", f);
-        snap_add(sn, &ch, sizeof ch);
-        snap_add(sn, &res, sizeof res);
-    }
-}
-
-static int snap_same(const snapshot *a, const snapshot *b)
-{
-    return a->n == b->n && memcmp(a->p, b->p, a->n) == 0;
+    cik_status st = foot_snapshot_take(cr, sn);
+    CHECK(st == CIK_OK, "snapshot: status %d", (int)st);
 }
 
 /* ------------------------------------------------------------------ */
@@ -536,29 +480,30 @@ typedef struct world {
     cik_foot_crowd *a, *b; /* b gets only what a accepted */
     cik_foot_streams sa, sb;
     ground g;
-    snapshot s0, s1;
+    foot_snapshot s0, s1;
     int frames;
 } world;
 
 /* A call on both crowds: a refused one must change nothing on a, and is
  * not made on b; an accepted one must be accepted by b too; then a and b
  * must look the same. */
-#define BOTH(call_a, call_b, what)                                                           \
-    do {                                                                                     \
-        snap_take(w->a, &w->s0);                                                             \
-        cik_status st_ = (call_a);                                                           \
-        if (st_ != CIK_OK) {                                                                 \
-            snap_take(w->a, &w->s1);                                                         \
-            CHECK(snap_same(&w->s0, &w->s1), "a refused %s (status %d) changed the crowd", what, \
-                  (int)st_);                                                                 \
-        } else {                                                                             \
-            cik_status sb_ = (call_b);                                                       \
-            CHECK(sb_ == st_, "%s: %d on one crowd, %d on its twin", what, (int)st_, (int)sb_); \
-        }                                                                                    \
-        snap_take(w->b, &w->s1);                                                             \
-        snap_take(w->a, &w->s0);                                                             \
-        CHECK(snap_same(&w->s0, &w->s1), "after %s (status %d) the twins differ", what, (int)st_); \
-        last = st_;                                                                          \
+#define BOTH(call_a, call_b, what)                                                                 \
+    do {                                                                                           \
+        snap_take(w->a, &w->s0);                                                                   \
+        cik_status st_ = (call_a);                                                                 \
+        if (st_ != CIK_OK) {                                                                       \
+            snap_take(w->a, &w->s1);                                                               \
+            CHECK(foot_snapshot_same(&w->s0, &w->s1), "a refused %s (status %d) changed the crowd", \
+                  what, (int)st_);                                                                 \
+        } else {                                                                                   \
+            cik_status sb_ = (call_b);                                                             \
+            CHECK(sb_ == st_, "%s: %d on one crowd, %d on its twin", what, (int)st_, (int)sb_);    \
+        }                                                                                          \
+        snap_take(w->b, &w->s1);                                                                   \
+        snap_take(w->a, &w->s0);                                                                   \
+        CHECK(foot_snapshot_same(&w->s0, &w->s1), "after %s (status %d) the twins differ", what,   \
+              (int)st_);                                                                           \
+        last = st_;                                                                                \
     } while (0)
 
 static void pose_character(reader *r, world *w, int c)
@@ -699,7 +644,7 @@ static void run_op(reader *r, world *w)
             CHECK(cik_foot_crowd_frame_range(&pa, b0, e0) == CIK_ERROR_ARGUMENT, "range [%d, %d) of %d accepted",
                   b0, e0, C);
             snap_take(w->a, &w->s1);
-            CHECK(snap_same(&w->s0, &w->s1), "a refused range changed the crowd");
+            CHECK(foot_snapshot_same(&w->s0, &w->s1), "a refused range changed the crowd");
         }
         /* the crowd in ranges, last first on a, in order on b */
         int nr = (C + A - 1) / A;
@@ -713,7 +658,7 @@ static void run_op(reader *r, world *w)
         }
         snap_take(w->a, &w->s0);
         snap_take(w->b, &w->s1);
-        CHECK(snap_same(&w->s0, &w->s1), "the plan's ranges in another order differ");
+        CHECK(foot_snapshot_same(&w->s0, &w->s1), "the plan's ranges in another order differ");
         if (w->g.valid_heights) check_finite_outputs(w->a, o.contacts);
         break;
     }

@@ -18,11 +18,8 @@
 #   none.json       crowdik_bench JSON output without results
 #   foot.json       crowdik_bench JSON output with one foot frame
 cmake_minimum_required(VERSION 3.16)
-foreach(v TOOL_COMMAND EXPECT EXIT_CODE WORK)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "bad_input.cmake: -D${v}=... is missing")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+crowdik_require(TOOL_COMMAND EXPECT EXIT_CODE WORK)
 
 file(MAKE_DIRECTORY "${WORK}/adir")
 file(WRITE "${WORK}/garbage.bvh" "this is not a motion capture file\n1 2 3\n")

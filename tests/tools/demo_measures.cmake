@@ -8,26 +8,13 @@
 #
 # With CLIP, the crowd plays that clip (SKIPPED when the file is absent).
 cmake_minimum_required(VERSION 3.16)
-foreach(v DEMO PYTHON SCRIPT WORK)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "demo_measures.cmake: -D${v}=... is missing")
-  endif()
-endforeach()
-set(clip_args)
-if(DEFINED CLIP)
-  if(NOT EXISTS "${CLIP}")
-    message("SKIPPED: ${CLIP} is absent")
-    return()
-  endif()
-  set(clip_args --bvh "${CLIP}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+crowdik_require(DEMO PYTHON SCRIPT WORK)
+crowdik_clip_args()
 file(MAKE_DIRECTORY "${WORK}")
-execute_process(COMMAND "${DEMO}" --characters 24 --frames 150 --threads 1 --quiet --terrain procedural --ground exact
-                        ${clip_args} --out "${WORK}/demo.svg" --dump "${WORK}/dump.csv"
-                RESULT_VARIABLE rc OUTPUT_FILE "${WORK}/report.txt" ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "crowdik_demo exited with ${rc}: ${err}")
-endif()
+crowdik_run(crowdik_demo report COMMAND "${DEMO}" --characters 24 --frames 150 --threads 1 --quiet --terrain procedural
+                                        --ground exact ${clip_args} --out "${WORK}/demo.svg" --dump "${WORK}/dump.csv")
+file(WRITE "${WORK}/report.txt" "${report}")
 execute_process(COMMAND "${PYTHON}" "${SCRIPT}" "${WORK}/dump.csv" --compare "${WORK}/report.txt"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")

@@ -6,11 +6,8 @@
 #
 #   cmake -DDEMO=crowdik_demo -DWORK=dir -P view_same.cmake
 cmake_minimum_required(VERSION 3.16)
-foreach(v DEMO WORK)
-  if(NOT DEFINED ${v})
-    message(FATAL_ERROR "view_same.cmake: -D${v}=... is missing")
-  endif()
-endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/common.cmake)
+crowdik_require(DEMO WORK)
 file(MAKE_DIRECTORY "${WORK}")
 set(args --characters 40 --frames 60 --threads 1 --quiet)
 foreach(run plain view)
@@ -18,11 +15,7 @@ foreach(run plain view)
   if(run STREQUAL "view")
     set(extra --view "${WORK}/view.html")
   endif()
-  execute_process(COMMAND "${DEMO}" ${args} --out "${WORK}/${run}.svg" ${extra}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out_${run} ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "crowdik_demo (${run}) exited with ${rc}: ${err}")
-  endif()
+  crowdik_run("crowdik_demo (${run})" out_${run} COMMAND "${DEMO}" ${args} --out "${WORK}/${run}.svg" ${extra})
   # the timing table (its lines start with two spaces and a stage name and
   # end in two times) and the lines naming the outputs differ by design
   string(REGEX REPLACE "\ntime per frame[^\n]*(\n  [^\n]*)*" "" out_${run} "${out_${run}}")
