@@ -455,14 +455,24 @@ static void quality_usage(void)
            "every crowdik tool.\n");
 }
 
-int quality_main(int argc, char **argv)
+/* What --quality was asked for. */
+typedef struct q_args {
+    int chains, custom;
+    unsigned seed;
+    cik_options def, cus; /* the defaults (on the chosen backend), the custom options */
+} q_args;
+
+/* Reads the --quality options into `q`: -1 to run, else the exit status
+ * (0 after --help, 2 for a bad option). */
+static int quality_args(int argc, char **argv, q_args *q)
 {
-    int chains = 10000, custom = 0;
-    unsigned seed = 1;
-    cik_options def = cik_default_options();
-    def.threads = 1;
-    def.backend = cik_backend_best();
-    cik_options cus = def;
+    q->chains = 10000;
+    q->custom = 0;
+    q->seed = 1;
+    q->def = cik_default_options();
+    q->def.threads = 1;
+    q->def.backend = cik_backend_best();
+    q->cus = q->def;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         float x = 0.0f;
@@ -472,9 +482,9 @@ int quality_main(int argc, char **argv)
         } else if (!strcmp(a, "--chains") || !strcmp(a, "--seed")) {
             if (!parse_float(a, v, a[2] == 'c' ? 1 : 0, a[2] == 'c' ? 1e7 : 2147483647.0, &x)) return 2;
             if (a[2] == 'c')
-                chains = (int)x;
+                q->chains = (int)x;
             else
-                seed = (unsigned)x;
+                q->seed = (unsigned)x;
             ++i;
         } else if (!strcmp(a, "--backend")) {
             int found = 0;
@@ -484,7 +494,7 @@ int quality_main(int argc, char **argv)
                         fprintf(stderr, "crowdik_validate: backend %s is not available here\n", v);
                         return 2;
                     }
-                    def.backend = cus.backend = (cik_backend)be;
+                    q->def.backend = q->cus.backend = (cik_backend)be;
                     found = 1;
                 }
             }
@@ -494,14 +504,14 @@ int quality_main(int argc, char **argv)
             }
             ++i;
         } else if (!strcmp(a, "--gain")) {
-            if (!parse_float(a, v, 0, 2, &cus.ccd.gain)) return 2;
-            custom = 1, ++i;
+            if (!parse_float(a, v, 0, 2, &q->cus.ccd.gain)) return 2;
+            q->custom = 1, ++i;
         } else if (!strcmp(a, "--max-step")) {
-            if (!parse_float(a, v, 0, 3.14159265, &cus.ccd.max_step)) return 2;
-            custom = 1, ++i;
+            if (!parse_float(a, v, 0, 3.14159265, &q->cus.ccd.max_step)) return 2;
+            q->custom = 1, ++i;
         } else if (!strcmp(a, "--dls")) {
-            if (!parse_float(a, v, 0, 1, &cus.ccd.dls_damping)) return 2;
-            custom = 1, ++i;
+            if (!parse_float(a, v, 0, 1, &q->cus.ccd.dls_damping)) return 2;
+            q->custom = 1, ++i;
         } else if (!strcmp(a, "--hinge-aware") || !strcmp(a, "--limb")) {
             if (!parse_float(a, v, 0, 1, &x)) return 2;
             if (x != 0 && x != 1) {
@@ -509,17 +519,17 @@ int quality_main(int argc, char **argv)
                 return 2;
             }
             if (a[2] == 'h')
-                cus.ccd.hinge_aware = (int)x;
+                q->cus.ccd.hinge_aware = (int)x;
             else
-                cus.ccd.limb = (int)x;
-            custom = 1, ++i;
+                q->cus.ccd.limb = (int)x;
+            q->custom = 1, ++i;
         } else if (!strcmp(a, "--weights")) {
             if (!v) {
                 fprintf(stderr, "crowdik_validate: --weights needs a value\n");
                 return 2;
             }
             const char *p = v;
-            for (int j = 0; j < CIK_MAX_JOINTS; ++j) cus.ccd.weight[j] = 0.0f;
+            for (int j = 0; j < CIK_MAX_JOINTS; ++j) q->cus.ccd.weight[j] = 0.0f;
             for (int j = 0; *p; ++j) {
                 char *end;
                 double w = strtod(p, &end);
@@ -528,16 +538,26 @@ int quality_main(int argc, char **argv)
                             CIK_MAX_JOINTS, v);
                     return 2;
                 }
-                cus.ccd.weight[j] = (float)w;
+                q->cus.ccd.weight[j] = (float)w;
                 p = *end ? end + 1 : end;
             }
-            custom = 1, ++i;
+            q->custom = 1, ++i;
         } else {
             fprintf(stderr, "crowdik_validate: unknown --quality option '%s' (try --quality --help)\n", a);
             return 2;
         }
     }
+    return -1;
+}
 
+int quality_main(int argc, char **argv)
+{
+    q_args q;
+    int status = quality_args(argc, argv, &q);
+    if (status >= 0) return status;
+    const int chains = q.chains, custom = q.custom;
+    const unsigned seed = q.seed;
+    const cik_options def = q.def, cus = q.cus;
     cik_options plain = cik_plain_options();
     plain.threads = def.threads;
     plain.backend = def.backend;
