@@ -191,6 +191,44 @@ static void random_chain(wl_rng *r, int n, int limits, cik_chain *c)
     set_target_from_pose(c, pose);
 }
 
+/* WL_HOCK_LEG (3 segments) and WL_HIND_LEG (4): see workloads.h. +X hinges:
+ * the stifle swings the tibia back (+), the hock the cannon forward (-),
+ * the fetlock the pastern back (+). */
+static void hind_leg(wl_rng *r, int segments, cik_chain *c)
+{
+    static const float bone[4] = {0.40f, 0.45f, 0.30f, 0.12f};
+    float s = wl_uniform(r, 0.9f, 1.1f);
+    float rx = wl_uniform(r, -50, 50), rz = wl_uniform(r, -50, 50);
+    c->joint_count = segments;
+    c->root_position = vec3(rx, 1.45f * s, rz);
+    c->root_rotation = wl_angle_axis(wl_uniform(r, -3.14159f, 3.14159f), 0, 1, 0);
+    c->offset[0] = vec3((wl_next(r) & 1) ? 0.12f * s : -0.12f * s, 0.0f, 0.0f);
+    for (int j = 1; j < segments; ++j) c->offset[j] = vec3(0.0f, -bone[j - 1] * s, 0.0f);
+    c->effector = vec3(0.0f, -bone[segments - 1] * s, 0.04f * s);
+    c->limit[0] = limit_swing_twist(vec3(0, -1, 0), -0.3f, 0.3f, 1.0f);
+    c->limit[1] = limit_hinge(vec3(1, 0, 0), 0.2f, 2.0f);
+    c->limit[2] = limit_hinge(vec3(1, 0, 0), -2.2f, -0.3f);
+    if (segments > 3) c->limit[3] = limit_hinge(vec3(1, 0, 0), -0.3f, 1.8f);
+    /* the stance: hip flexion and abduction, then each hinge's bend; the
+     * target's pose moves each by a little, within its limits */
+    static const float lo[4] = {-0.5f, 0.4f, -1.6f, 0.0f}, hi[4] = {0.3f, 1.4f, -0.5f, 0.9f};
+    float ha = wl_uniform(r, -0.1f, 0.1f), dha = wl_uniform(r, -0.06f, 0.06f);
+    cik_quat pose[4];
+    for (int j = 0; j < segments; ++j) {
+        float a = wl_uniform(r, lo[j], hi[j]);
+        float b = a + wl_uniform(r, -0.15f, 0.15f);
+        if (j > 0) b = clampf(b, c->limit[j].min_angle, c->limit[j].max_angle);
+        if (j == 0) {
+            c->rotation[0] = wl_qmul(wl_angle_axis(ha, 0, 0, 1), wl_angle_axis(a, 1, 0, 0));
+            pose[0] = wl_qmul(wl_angle_axis(ha + dha, 0, 0, 1), wl_angle_axis(b, 1, 0, 0));
+        } else {
+            c->rotation[j] = wl_angle_axis(a, 1, 0, 0);
+            pose[j] = wl_angle_axis(b, 1, 0, 0);
+        }
+    }
+    set_target_from_pose(c, pose);
+}
+
 static float chain_reach(const cik_chain *c)
 {
     float reach = sqrtf(c->effector.x * c->effector.x + c->effector.y * c->effector.y +
@@ -250,6 +288,8 @@ int wl_joint_count(wl_kind kind, int random_joints)
     case WL_LEGS_NO_LIMITS: return 3;
     case WL_SPINE: return 5;
     case WL_TAIL: return 12;
+    case WL_HOCK_LEG: return 3;
+    case WL_HIND_LEG: return 4;
     default: return random_joints;
     }
 }
@@ -269,6 +309,8 @@ void wl_chain(wl_kind kind, uint64_t seed, int index, int joint_count, cik_chain
     case WL_RANDOM: random_chain(&r, joint_count, 1, c); break;
     case WL_RANDOM_NO_LIMITS: random_chain(&r, joint_count, 0, c); break;
     case WL_RANDOM_HARD: hard_chain(&r, joint_count, c); break;
+    case WL_HOCK_LEG: hind_leg(&r, 3, c); break;
+    case WL_HIND_LEG: hind_leg(&r, 4, c); break;
     }
 }
 
@@ -322,6 +364,8 @@ const char *wl_name(wl_kind kind)
     case WL_RANDOM: return "random";
     case WL_RANDOM_NO_LIMITS: return "random-no-limits";
     case WL_RANDOM_HARD: return "random-hard";
+    case WL_HOCK_LEG: return "hock-leg";
+    case WL_HIND_LEG: return "hind-leg";
     }
     return "unknown";
 }

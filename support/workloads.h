@@ -25,7 +25,14 @@ typedef enum wl_kind {
     WL_RANDOM_NO_LIMITS,
     /* random chains with some far (unreachable) targets, antiparallel and
      * straight starts, zero-length bones: the hard cases */
-    WL_RANDOM_HARD
+    WL_RANDOM_HARD,
+    /* a creature's hind leg, every joint limited, the hoof or toe tip the
+     * effector, the start an animated stance, the target the tip of a
+     * nearby pose: 3 joints (hip swing-twist, stifle and hock hinges, bending
+     * opposite ways: femur 0.40, tibia 0.45, cannon 0.30 m) or 4 (a horse's,
+     * with the fetlock hinge and a 0.12 m pastern), scaled by 0.9..1.1 */
+    WL_HOCK_LEG,
+    WL_HIND_LEG
 } wl_kind;
 
 typedef struct wl_rng {

@@ -573,7 +573,8 @@ int quality_main(int argc, char **argv)
            "jit99", "rjit99", "wjit99", "joint99", "ns/chain");
     static const q_case cases[] = {{WL_LEGS, 3, Q_ANIMATED},  {WL_LEGS, 3, Q_BIND},   {WL_LEGS_NO_LIMITS, 3, Q_ANIMATED},
                                    {WL_SPINE, 5, Q_ANIMATED}, {WL_SPINE, 5, Q_BIND}, {WL_SPINE, 5, Q_FOLDED},
-                                   {WL_TAIL, 12, Q_ANIMATED}, {WL_TAIL, 12, Q_BIND}, {WL_TAIL, 12, Q_FOLDED}};
+                                   {WL_TAIL, 12, Q_ANIMATED}, {WL_TAIL, 12, Q_BIND}, {WL_TAIL, 12, Q_FOLDED},
+                                   {WL_HOCK_LEG, 3, Q_ANIMATED}, {WL_HIND_LEG, 4, Q_ANIMATED}};
     static const char *const bind_names[] = {[WL_LEGS] = "legs-from-bind", [WL_SPINE] = "spine-straight",
                                              [WL_TAIL] = "tail-straight"};
     static const char *const folded_names[] = {[WL_SPINE] = "spine-folded", [WL_TAIL] = "tail-folded"};

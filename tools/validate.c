@@ -13,6 +13,7 @@
  * later (see bvh_workloads below).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "agreement.h"
 #include "bvh.h"
 #include "scalar_math.h"
 #include "crowdik/crowdik.h"
@@ -107,30 +108,6 @@ static __attribute__((noinline)) double chain_scale(const cik_batch *b, int inde
         if (m > scale) scale = m;
     }
     return scale;
-}
-
-/* The agreement rule allows a small rate of exceptions (0.1 percent of
- * chains, 0.5 for capped tails). A row of n chains counts them, and a count
- * over rate * n does not prove the rate is exceeded when n is small: one
- * exception in 926 chains is 0.108 percent from a rate of 0.1. A row fails
- * only when its count is one that a backend with exactly the allowed rate
- * would reach with probability below 1e-3 (a one-sided binomial test):
- * the largest count that passes is returned. Large rows keep close to the
- * rate (4000 chains at 0.1 percent: 11 allowed; 100,000: 132). */
-static long allowed_exceptions(long n, double rate)
-{
-    const double alpha = 1e-3;
-    /* P(X = k) for X ~ Binomial(n, rate), summed up from k = 0 until the
-     * tail beyond k is below alpha; the terms from the log of the first so
-     * that (1 - rate)^n does not underflow for large n */
-    double term = exp((double)n * log1p(-rate)), cdf = term;
-    long k = 0;
-    while (1.0 - cdf >= alpha && k < n) {
-        term *= (double)(n - k) / (double)(k + 1) * rate / (1.0 - rate);
-        cdf += term;
-        ++k;
-    }
-    return k;
 }
 
 /* Compares backend `be` with the reference on one workload. */
@@ -397,8 +374,8 @@ static int agreement_tables(const workload *rows, int nrows, int chains, unsigne
              * 0.1 to 0.3; docs/solver.md). */
             double rate = (!plain_ccd && !w->clip && w->kind == WL_TAIL) ? 0.005 : 0.001;
             if (w->rule)
-                ok = ok && a.chains - a.same <= allowed_exceptions(a.chains, rate) &&
-                     a.over_dev <= allowed_exceptions(a.one_pass_chains, 0.001);
+                ok = ok && a.chains - a.same <= agreement_allowed(a.chains, rate) &&
+                     a.over_dev <= agreement_allowed(a.one_pass_chains, 0.001);
             /* hard cases (unreachable, straight, folded) are reported; the
              * agreement rule covers reachable, well-conditioned chains */
             const char *verdict = ok ? "ok" : (w->rule ? "FAIL" : "differs (not ruled)");
