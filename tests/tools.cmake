@@ -25,6 +25,8 @@ endfunction()
 
 set(validate $<TARGET_FILE:crowdik_validate>)
 crowdik_bad_input(validate_chains_word 2 "--chains needs an integer" ${validate} --chains abc)
+crowdik_bad_input(validate_hash_chains 2 "--chains needs an integer" ${validate} --hash --chains 0)
+crowdik_bad_input(validate_hash_option 2 "unknown --hash option" ${validate} --hash --bogus)
 crowdik_bad_input(validate_chains_negative 2 "--chains needs an integer" ${validate} --chains -5)
 crowdik_bad_input(validate_chains_huge 2 "--chains needs an integer" ${validate} --chains 99999999999999999999)
 crowdik_bad_input(validate_threads_float 2 "--threads needs an integer" ${validate} --threads 1e9)

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "agreement.h"
 #include "bvh.h"
+#include "hash.h"
 #include "scalar_math.h"
 #include "crowdik/crowdik.h"
 #include "crowdik/foot.h"
@@ -228,6 +229,8 @@ static void usage(void)
            "  --no-bench     skip the throughput table\n"
            "  --quality      the convergence and pose quality report instead\n"
            "                 (--quality --help for its options)\n"
+           "  --hash         hashes of the solved bits per workload and backend instead\n"
+           "                 (--hash --help)\n"
            "  --help         this text\n"
            "\n"
            "Agreement tables (one per backend, with cik_default_options() and with\n"
@@ -425,6 +428,7 @@ static void throughput_table(const workload *bench_load, const config *cfg)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--quality")) return quality_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "--hash")) return hash_main(argc - 1, argv + 1);
     config cfg;
     if (parse_args(argc, argv, &cfg)) return 0;
     static const struct { wl_kind kind; int joints; int rule; } cases[] = {
