@@ -237,6 +237,14 @@ public:
         return cik_foot_crowd_set_legs(c_, character, legs);
     }
     cik_status reset() noexcept { return cik_foot_crowd_reset(c_); }
+    cik_status reset_character(int character) noexcept { return cik_foot_crowd_reset_character(c_, character); }
+    /** Level of detail: one byte per character (cik_foot_streams.enabled;
+     *  empty for an empty crowd). */
+    span<unsigned char> enabled() const noexcept
+    {
+        cik_foot_streams s = streams();
+        return span<unsigned char>(s.enabled, s.enabled ? (size_t)s.character_count : 0);
+    }
     /** The frame (cik_foot_crowd_frame_dt): dt 0 = options.dt; a null
      *  `options` means cik_foot_default_options(). */
     cik_status frame(const cik_heightfield &ground, const cik_foot_options *options = nullptr,

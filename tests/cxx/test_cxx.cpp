@@ -187,6 +187,14 @@ int main()
         for (int p = 0; p < CIK_FOOT_POINTS; ++p)
             CHECK(memcmp(x.point_y[p], y.point_y[p], bytes) == 0 && memcmp(z.point_y[p], y.point_y[p], bytes) == 0);
         CHECK(cr.batch() == cik_foot_crowd_batch(cr.get()));
+        // level of detail through the face: an off character keeps its bits
+        cik::span<unsigned char> on = cr.enabled();
+        CHECK(on.size() == (size_t)chars && on[3] == 1 && cik::crowd().enabled().size() == 0);
+        on[3] = 0;
+        const float knee = x.solved_x[1][6];
+        for (int c = 0; c < chars; ++c) x.pelvis_x[c] += 0.05f;
+        CHECK(cr.frame(ground, &fo) == CIK_OK && memcmp(&knee, &x.solved_x[1][6], sizeof knee) == 0);
+        CHECK(cr.reset_character(3) == CIK_OK && cr.reset_character(chars) == CIK_ERROR_ARGUMENT);
     }
     CHECK(live == 0); // the crowd's destructor gave everything back
     if (failures == 0) printf("crowdik.hpp: all checks passed\n");
