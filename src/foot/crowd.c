@@ -647,24 +647,33 @@ static void run_part(const frame_plan *fp, int c0, int c1)
             RUN(k, align, &job, f0, f1);
             /* a foot the ankle's limit left with a point below its ground
              * is raised by that much and its leg solved and aligned once
-             * more (the block's other legs are converged: the solve only
-             * checks them) */
+             * more: only the raised legs are solved (the others are turned
+             * off in the batch's enable stream meanwhile, and the solve
+             * gathers the raised ones into full vector groups), since a
+             * few percent of the feet are raised but they touch most
+             * 32-foot groups; a leg's bits do not depend on which legs
+             * share its group, so neither do they on the range split */
+            unsigned char *en = cik__enable_stream(cr->batch), was[2 * BLOCK];
             for (int round = 0; round < SETTLE_ROUNDS; ++round) {
                 RUN(k, settle, &job, f0, f1);
-                /* per chunk of SETTLE_FEET (whole vectors, at multiples of
-                 * it from foot 0: the same chunks whatever the range
-                 * split, so the bits are too) with a raised foot */
                 const float *moved = job.s[SCRATCH_NEED] - job.s0;
                 int any = 0;
+                for (int f = f0; f < f1; ++f) {
+                    was[f - f0] = en[f];
+                    any |= moved[f] != 0.0f;
+                    if (moved[f] == 0.0f) en[f] = 0;
+                }
+                if (any) cik__solve_range(&fp->solve, f0, f1);
+                memcpy(en + f0, was, (size_t)(f1 - f0));
+                if (!any) break;
+                /* align again the chunks of SETTLE_FEET (whole vectors, at
+                 * multiples of it from foot 0) with a raised foot: align
+                 * gives an unchanged leg the bits it had */
                 for (int c = f0; c < f1; c += SETTLE_FEET) {
                     int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
                     for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f;
-                    if (!hit) continue;
-                    any = 1;
-                    cik__solve_range(&fp->solve, c, ce);
-                    RUN(k, align, &job, c, ce);
+                    if (hit) RUN(k, align, &job, c, ce);
                 }
-                if (!any) break;
             }
         }
     }
