@@ -18,7 +18,6 @@
  * on (the pose is only read), the batch's roots (7), targets (3) and
  * rotations (12). */
 #define SAVE_COUNT (FOOT_COUNT - FOOT_WEIGHT + 22)
-#define SETTLE_KEEP (12 + CIK__RESULT_STREAMS)
 
 struct cik_foot_crowd {
     int characters, feet;
@@ -51,9 +50,6 @@ struct cik_foot_crowd {
      * group gets back after the group ran (run_part) */
     float *save[SAVE_COUNT];
     int save_count;
-    /* the legs' rotations and results, which a settling round gives back
-     * to the legs it did not raise */
-    float *settle_keep[SETTLE_KEEP];
 };
 
 /* Floats in a constant's pattern: the widest kernel's lanes (16 x 4). */
@@ -329,8 +325,6 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
         cr->save[cr->save_count++] = cr->bs.rotation_w[j];
     }
     assert(cr->save_count == SAVE_COUNT);
-    for (int t = 0; t < 12; ++t) cr->settle_keep[t] = cr->save[SAVE_COUNT - 12 + t];
-    for (int t = 0; t < CIK__RESULT_STREAMS; ++t) cr->settle_keep[12 + t] = (float *)cik__result_stream(cr->batch, t);
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[CHAR_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
@@ -688,33 +682,37 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e)
         RUN(k, align, job, f0, f1);
         /* a foot the ankle's limit left with a point below its ground
          * is raised by that much and its leg solved and aligned once
-         * more (the block's other legs are converged: the solve only
-         * checks them) */
+         * more: only the raised legs are solved (the others are turned
+         * off in the batch's enable stream meanwhile, and the solve
+         * gathers the raised ones into full vector groups), since a
+         * few percent of the feet are raised but they touch most
+         * 32-foot groups; a leg's bits do not depend on which legs
+         * share its group, so neither do they on the range split, and
+         * a leg that is not raised keeps its solve's results. A leg
+         * already off (level of detail) stays off. */
+        unsigned char *en = cr->bs.enabled, was[2 * BLOCK];
         for (int round = 0; round < SETTLE_ROUNDS; ++round) {
             RUN(k, settle, job, f0, f1);
-            /* per chunk of SETTLE_FEET (whole vectors, at multiples of
-             * it from foot 0: the same chunks whatever the range
-             * split, so the bits are too) with a raised foot */
             const float *moved = job->s[SCRATCH_NEED] - job->s0;
             int any = 0;
+            for (int f = f0; f < f1; ++f) {
+                was[f - f0] = en[f];
+                if (moved[f] == 0.0f)
+                    en[f] = 0;
+                else
+                    any |= en[f];
+            }
+            if (any) cik__solve_range(&fp->solve, f0, f1);
+            memcpy(en + f0, was, (size_t)(f1 - f0));
+            if (!any) break;
+            /* align again the chunks of SETTLE_FEET (whole vectors, at
+             * multiples of it from foot 0) with a raised foot: align
+             * gives an unchanged leg the bits it had */
             for (int c = f0; c < f1; c += SETTLE_FEET) {
                 int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
-                for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f && cr->bs.enabled[f];
-                if (!hit) continue;
-                any = 1;
-                /* the chunk's legs solved whole (cheaper than gathering
-                 * the raised ones), then the others given back what their
-                 * own solve left: rotations and results */
-                float keep[SETTLE_KEEP][SETTLE_FEET];
-                const int n = ce - c;
-                for (int t = 0; t < SETTLE_KEEP; ++t) memcpy(keep[t], cr->settle_keep[t] + c, sizeof(float) * (size_t)n);
-                cik__solve_range(&fp->solve, c, ce);
-                for (int f = c; f < ce; ++f)
-                    if (moved[f] == 0.0f)
-                        for (int t = 0; t < SETTLE_KEEP; ++t) memcpy(cr->settle_keep[t] + f, &keep[t][f - c], sizeof(float));
-                RUN(k, align, job, c, ce);
+                for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f && was[f - f0];
+                if (hit) RUN(k, align, job, c, ce);
             }
-            if (!any) break;
         }
     }
 }

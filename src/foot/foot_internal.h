@@ -72,13 +72,19 @@ enum {
  * fractions, 1 where the point needs the border-aware scalar sample, the
  * cell's column and row (int32), and the twelve heights the interior
  * formula reads (GATHER_* name them). Foot i is element i - s0 of a block's
- * scratch. */
+ * scratch. The twelve heights streams are evenly spaced (the gather
+ * writes h[g] at SCRATCH_GH's stream + g times the spacing): crowd.c
+ * keeps the scratch as the rows of one array, CIK__FOOT_SCRATCH_ROW floats
+ * long, the spacing the gather is fastest with. */
 enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
     SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12
 };
+
+/* The length of a block's scratch rows in crowd.c (2 BLOCK feet). */
+#define CIK__FOOT_SCRATCH_ROW 256
 
 /* The twelve heights around a point in cell (ix, iz), p = row iz, q = row
  * iz + 1: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1], q[2], p[-row],
