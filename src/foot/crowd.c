@@ -17,7 +17,7 @@
 /* The streams a stage writes for a foot: the foot streams from the weight
  * on (the pose is only read), the batch's roots (7), targets (3) and
  * rotations (12). */
-#define SAVE_COUNT (FOOT_COUNT - FOOT_WEIGHT + 22)
+#define SAVE_COUNT (FOOT_COUNT - FOOT_WEIGHT + 22 + CIK__RESULT_STREAMS)
 
 struct cik_foot_crowd {
     int characters, feet;
@@ -324,6 +324,7 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
         cr->save[cr->save_count++] = cr->bs.rotation_z[j];
         cr->save[cr->save_count++] = cr->bs.rotation_w[j];
     }
+    for (int t = 0; t < CIK__RESULT_STREAMS; ++t) cr->save[cr->save_count++] = (float *)cik__result_stream(cr->batch, t);
     assert(cr->save_count == SAVE_COUNT);
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[CHAR_QW][c] = 1.0f;
@@ -762,11 +763,26 @@ static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e)
         static const int char_out[3] = {CHAR_DROP, CHAR_STATE, CHAR_STATEV};
         for (int t = 0; t < 3; ++t) memcpy(keepc[t], cr->c[char_out[t]] + g, sizeof(float) * (size_t)(ge - g));
         for (int t = 0; t < ns; ++t) memcpy(keep[t], cr->save[t] + f0, sizeof(float) * (size_t)nf);
+        /* the off legs solved with the on ones (a full vector group, no
+         * gathering) and put back with the rest */
+        unsigned char *solve_on = cr->bs.enabled;
+        for (int f = f0; f < f0 + nf; ++f) solve_on[f] = 1;
+        job->on = cr->en;
         run_block(fp, job, g, ge);
-        for (int c = 0; c < ge - g; ++c) {
-            if (cr->en[g + c]) continue;
-            for (int t = 0; t < 3; ++t) memcpy(cr->c[char_out[t]] + g + c, &keepc[t][c], sizeof(float));
-            for (int t = 0; t < ns; ++t) memcpy(cr->save[t] + f0 + 2 * c, &keep[t][2 * c], 2 * sizeof(float));
+        job->on = NULL;
+        for (int f = f0; f < f0 + nf; ++f) solve_on[f] = cr->en[f >> 1] != 0;
+        /* stream by stream, a select per foot (plain copies of bits: no
+         * arithmetic touches them) */
+        int off[2 * LOD_GROUP];
+        for (int f = 0; f < nf; ++f) off[f] = !cr->en[g + (f >> 1)];
+        for (int t = 0; t < 3; ++t) {
+            float *v = cr->c[char_out[t]] + g;
+            for (int c = 0; c < ge - g; ++c) v[c] = off[2 * c] ? keepc[t][c] : v[c];
+        }
+        for (int t = 0; t < ns; ++t) {
+            float *v = cr->save[t] + f0;
+            const float *k = keep[t];
+            for (int f = 0; f < nf; ++f) v[f] = off[f] ? k[f] : v[f];
         }
         g = ge;
     }
@@ -800,6 +816,7 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job = pa->job;
     else
         memset(&job, 0, sizeof job);
+    job.on = NULL;
     job.f = cr->f;
     job.k = &cr->kc;
     job.bs = &cr->bs;

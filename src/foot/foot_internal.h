@@ -155,6 +155,10 @@ typedef struct cik__foot_job {
     float ox, oz, sx, sz, umax, vmax;
     float ix2, iz2;
     int point; /* the ground passes' point (CIK_FOOT_HEEL, _BALL, _TOE) */
+    /* level of detail: the crowd's enable bytes (one per character) while a
+     * group with characters off runs, else NULL; the ground gather skips
+     * the off feet, whose results are put back anyway */
+    const unsigned char *on;
 } cik__foot_job;
 
 /* A pass over feet [begin, end): multiples of `lanes`, 64-byte aligned. */

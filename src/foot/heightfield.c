@@ -188,10 +188,11 @@ static inline void gather_rows(const cik__foot_job *job, const cik_heightfield *
     const int32_t *cx = (const int32_t *)job->s[SCRATCH_GIX] - job->s0, *cz = (const int32_t *)job->s[SCRATCH_GIZ] - job->s0;
     /* the cells of the points ahead (a border point's cell, (1, 1), is in
      * the grid and never read) */
+    const unsigned char *on = job->on;
     const float *at[GATHER_AHEAD];
     for (int k = 0; k < GATHER_AHEAD && begin + k < end; ++k) {
         at[k] = hf->heights + (ptrdiff_t)cz[begin + k] * row + cx[begin + k];
-        if (border[begin + k] == 0.0f) prefetch_rows(at[k], row);
+        if (border[begin + k] == 0.0f && (!on || on[(begin + k) >> 1])) prefetch_rows(at[k], row);
     }
     for (int i = begin; i < end; ++i) {
         const unsigned slot = (unsigned)(i - begin) % GATHER_AHEAD;
@@ -199,9 +200,14 @@ static inline void gather_rows(const cik__foot_job *job, const cik_heightfield *
         const int ahead = i + GATHER_AHEAD;
         if (ahead < end) {
             at[slot] = hf->heights + (ptrdiff_t)cz[ahead] * row + cx[ahead];
-            if (border[ahead] == 0.0f) prefetch_rows(at[slot], row);
+            if (border[ahead] == 0.0f && (!on || on[ahead >> 1])) prefetch_rows(at[slot], row);
         }
         float *h = h0 + i;
+        if (on && !on[i >> 1]) {
+            /* an off character's foot: flat ground for its lane */
+            for (int g = 0; g < 12; ++g) h[g * stride] = 0.0f;
+            continue;
+        }
         if (border[i] == 0.0f) {
             const float *q = p + row;
             h[GATHER_PM1 * stride] = p[-1];
