@@ -14,10 +14,6 @@
 #include "foot_internal.h"
 #include "../scalar_math.h"
 
-/* The streams a stage writes for a foot: the foot streams from the weight
- * on (the pose is only read), the batch's roots (7), targets (3) and
- * rotations (12). */
-#define SAVE_COUNT (FOOT_COUNT - FOOT_WEIGHT + 22 + CIK__RESULT_STREAMS)
 
 struct cik_foot_crowd {
     int characters, feet;
@@ -45,11 +41,6 @@ struct cik_foot_crowd {
     /* level of detail: the public enable bytes, and whether each character
      * was on at its last probe (off -> on starts it afresh) */
     unsigned char *en, *seen;
-    /* the per-foot streams a stage may write, with the batch's roots,
-     * targets and rotations: what an off character among on ones in a
-     * group gets back after the group ran (run_part) */
-    float *save[SAVE_COUNT];
-    int save_count;
 };
 
 /* Floats in a constant's pattern: the widest kernel's lanes (16 x 4). */
@@ -313,19 +304,6 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     cr->en = (unsigned char *)p;
     cr->seen = cr->en + cstride;
     memset(cr->en, 1, 2 * cstride);
-    for (int i = FOOT_WEIGHT; i < FOOT_COUNT; ++i) cr->save[cr->save_count++] = cr->f[i];
-    float *const batch_out[] = {cr->bs.root_position_x, cr->bs.root_position_y, cr->bs.root_position_z,
-                                cr->bs.root_rotation_x, cr->bs.root_rotation_y, cr->bs.root_rotation_z,
-                                cr->bs.root_rotation_w, cr->bs.target_x, cr->bs.target_y, cr->bs.target_z};
-    for (size_t i = 0; i < sizeof batch_out / sizeof batch_out[0]; ++i) cr->save[cr->save_count++] = batch_out[i];
-    for (int j = 0; j < 3; ++j) {
-        cr->save[cr->save_count++] = cr->bs.rotation_x[j];
-        cr->save[cr->save_count++] = cr->bs.rotation_y[j];
-        cr->save[cr->save_count++] = cr->bs.rotation_z[j];
-        cr->save[cr->save_count++] = cr->bs.rotation_w[j];
-    }
-    for (int t = 0; t < CIK__RESULT_STREAMS; ++t) cr->save[cr->save_count++] = (float *)cik__result_stream(cr->batch, t);
-    assert(cr->save_count == SAVE_COUNT);
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[CHAR_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
@@ -602,7 +580,12 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
     float *drop_f = job->s[SCRATCH_DROP] + (2 * c0 - job->s0);
     float *state = cr->c[CHAR_STATE] + c0, *vel = cr->c[CHAR_STATEV] + c0, *drop = cr->c[CHAR_DROP] + c0;
     const float w = fa->pelvis_w, e = fa->pelvis_k, dt = fa->dt;
+    const unsigned char *on = job->on ? job->on + c0 : NULL;
     for (int c = 0; c < c1 - c0; ++c) {
+        if (on && !on[c]) { /* off: its state kept, a drop for its lanes */
+            drop_f[2 * c] = drop_f[2 * c + 1] = 0.0f;
+            continue;
+        }
         float need = 0.0f, n0 = need_f[2 * c], n1 = need_f[2 * c + 1];
         need = n0 > need ? n0 : need;
         need = n1 > need ? n1 : need;
@@ -720,11 +703,11 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e)
 
 /* Level of detail: characters whose enable byte is 0 are left alone. A
  * group of LOD_GROUP characters (at multiples of it: one settling chunk, a
- * whole step of every foot kernel) with none on is skipped; one with all
- * on runs with its neighbours; one with some on runs whole, and its off
- * characters get back every stream a stage writes (the kernels' lanes are
- * independent, so the on ones get the bits they get in a full group). The
- * off legs are off in the batch too, so the solve leaves their results. */
+ * whole step of every foot kernel) with none on is skipped; runs of groups
+ * with some on run as one, their off characters' lanes computed but never
+ * stored (the kernels' pstore, the scalar loops' checks of job->on; the
+ * lanes are independent, so the on ones get the bits they get with all
+ * on). The off legs are off in the batch too, so the solve leaves them. */
 #define LOD_GROUP (SETTLE_FEET / 2)
 typedef char lod_groups_whole_ranges[ALIGN_CHARS % LOD_GROUP == 0 && BLOCK % LOD_GROUP == 0 ? 1 : -1];
 
@@ -738,53 +721,28 @@ static int group_on(const cik_foot_crowd *cr, int g, int ge)
 static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e)
 {
     cik_foot_crowd *cr = fp->cr;
-    const int ns = cr->save_count;
     for (int g = b; g < e;) {
         int ge = e - g < LOD_GROUP ? e : g + LOD_GROUP, on = group_on(cr, g, ge);
         if (on == 0) {
             g = ge;
             continue;
         }
-        if (on == ge - g) {
-            int h = ge;
-            while (h < e) {
-                int he = e - h < LOD_GROUP ? e : h + LOD_GROUP;
-                if (group_on(cr, h, he) != he - h) break;
-                h = he;
-            }
-            run_block(fp, job, g, h);
-            g = h;
-            continue;
+        /* the run of groups with some on from g */
+        int h = ge, all = on == ge - g;
+        while (h < e) {
+            int he = e - h < LOD_GROUP ? e : h + LOD_GROUP, n = group_on(cr, h, he);
+            if (n == 0) break;
+            all = all && n == he - h;
+            h = he;
         }
-        /* the group's written streams, whole (about 13 KiB on the stack), and
-         * the off feet's bits put back stream by stream */
-        const int f0 = 2 * g, nf = 2 * (ge - g);
-        float keep[SAVE_COUNT][2 * LOD_GROUP], keepc[3][LOD_GROUP];
-        static const int char_out[3] = {CHAR_DROP, CHAR_STATE, CHAR_STATEV};
-        for (int t = 0; t < 3; ++t) memcpy(keepc[t], cr->c[char_out[t]] + g, sizeof(float) * (size_t)(ge - g));
-        for (int t = 0; t < ns; ++t) memcpy(keep[t], cr->save[t] + f0, sizeof(float) * (size_t)nf);
-        /* the off legs solved with the on ones (a full vector group, no
-         * gathering) and put back with the rest */
-        unsigned char *solve_on = cr->bs.enabled;
-        for (int f = f0; f < f0 + nf; ++f) solve_on[f] = 1;
-        job->on = cr->en;
-        run_block(fp, job, g, ge);
+        if (!all) {
+            float *live = job->s[SCRATCH_LIVE] - job->s0;
+            for (int f = 2 * g; f < 2 * h; ++f) live[f] = cr->en[f >> 1] ? 1.0f : 0.0f;
+            job->on = cr->en;
+        }
+        run_block(fp, job, g, h);
         job->on = NULL;
-        for (int f = f0; f < f0 + nf; ++f) solve_on[f] = cr->en[f >> 1] != 0;
-        /* stream by stream, a select per foot (plain copies of bits: no
-         * arithmetic touches them) */
-        int off[2 * LOD_GROUP];
-        for (int f = 0; f < nf; ++f) off[f] = !cr->en[g + (f >> 1)];
-        for (int t = 0; t < 3; ++t) {
-            float *v = cr->c[char_out[t]] + g;
-            for (int c = 0; c < ge - g; ++c) v[c] = off[2 * c] ? keepc[t][c] : v[c];
-        }
-        for (int t = 0; t < ns; ++t) {
-            float *v = cr->save[t] + f0;
-            const float *k = keep[t];
-            for (int f = 0; f < nf; ++f) v[f] = off[f] ? k[f] : v[f];
-        }
-        g = ge;
+        g = h;
     }
 }
 

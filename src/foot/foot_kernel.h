@@ -53,13 +53,25 @@ CIK_INLINE vq q_sld(const cik__foot_job *job, int k, int i)
     return r;
 }
 CIK_INLINE v3 v3_ld(const float *const *s, int k, int i) { return v3_load(s[k], s[k + 1], s[k + 2], i); }
-/* Stream k at foot i becomes v where m is set, keeps its value elsewhere. */
-CIK_INLINE void st_sel(float *const *s, int k, int i, vm m, vf v) { v_store(s[k] + i, v_sel(m, v, v_load(s[k] + i))); }
-CIK_INLINE void v3_st(float *const *s, int k, int i, v3 a)
+/* Every store into the crowd's streams and the batch's (what outlives the
+ * block) goes through pstore: with level of detail in a group (job->on
+ * set) a lane whose character is off keeps the memory's bits (the block's
+ * SCRATCH_LIVE is 1 for a foot whose character is on). */
+CIK_INLINE void pstore(const cik__foot_job *job, float *s, int i, vf v)
 {
-    v_store(s[k] + i, a.x);
-    v_store(s[k + 1] + i, a.y);
-    v_store(s[k + 2] + i, a.z);
+    if (job->on) v = v_sel(v_gt(sld(job, SCRATCH_LIVE, i), v_set1(0.0f)), v, v_load(s + i));
+    v_store(s + i, v);
+}
+/* Stream k at foot i becomes v where m is set, keeps its value elsewhere. */
+CIK_INLINE void st_sel(const cik__foot_job *job, float *const *s, int k, int i, vm m, vf v)
+{
+    pstore(job, s[k], i, v_sel(m, v, v_load(s[k] + i)));
+}
+CIK_INLINE void v3_st(const cik__foot_job *job, float *const *s, int k, int i, v3 a)
+{
+    pstore(job, s[k], i, a.x);
+    pstore(job, s[k + 1], i, a.y);
+    pstore(job, s[k + 2], i, a.z);
 }
 CIK_INLINE v3 v3_of(vf x, vf y, vf z)
 {
@@ -75,12 +87,12 @@ CIK_INLINE vq q_ld(const float *const *s, int kx, int ky, int kz, int kw, int i)
 {
     return q_load(s[kx], s[ky], s[kz], s[kw], i);
 }
-CIK_INLINE void q_st(float *const *s, int kx, int ky, int kz, int kw, int i, vq q)
+CIK_INLINE void q_st(const cik__foot_job *job, float *const *s, int kx, int ky, int kz, int kw, int i, vq q)
 {
-    v_store(s[kx] + i, q.x);
-    v_store(s[ky] + i, q.y);
-    v_store(s[kz] + i, q.z);
-    v_store(s[kw] + i, q.w);
+    pstore(job, s[kx], i, q.x);
+    pstore(job, s[ky], i, q.y);
+    pstore(job, s[kz], i, q.z);
+    pstore(job, s[kw], i, q.w);
 }
 CIK_INLINE vq q_neg(vq a) { return q4(v_neg(a.x), v_neg(a.y), v_neg(a.z), v_neg(a.w)); }
 CIK_INLINE vq q_conj(vq a) { return q4(v_neg(a.x), v_neg(a.y), v_neg(a.z), a.w); }
@@ -205,17 +217,17 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         vq w2 = q_norm(q_mul(w1, q_ld(cF, FOOT_POSE + 2, FOOT_POSE + 5, FOOT_POSE + 8, FOOT_POSE + 11, i)));
         v3 hip = v3_add(p, q_rotate(r, kv3(K, LEG_HIPX, i)));
         v3 a = v3_add(v3_add(hip, q_rotate(w0, kv3(K, LEG_THX, i))), q_rotate(w1, kv3(K, LEG_SHX, i)));
-        v3_st(F, FOOT_AAX, i, a);
-        q_st(F, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i, w2);
+        v3_st(job, F, FOOT_AAX, i, a);
+        q_st(job, F, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i, w2);
         v3 P[3];
         vf moved2 = never;
         for (int k = 0; k < 3; ++k) {
             P[k] = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
             v3 d = v3_sub(P[k], v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
             moved2 = v_min(moved2, v3_dot(d, d));
-            v_store(F[FOOT_PREVX + k] + i, P[k].x);
-            v_store(F[FOOT_PREVY + k] + i, P[k].y);
-            v_store(F[FOOT_PREVZ + k] + i, P[k].z);
+            pstore(job, F[FOOT_PREVX + k], i, P[k].x);
+            pstore(job, F[FOOT_PREVY + k], i, P[k].y);
+            pstore(job, F[FOOT_PREVZ + k], i, P[k].z);
         }
         /* no last frame, no speed: the first frame plants the feet whose
          * lowest point is within FIRST_PLANT of the animation's floor, at
@@ -223,7 +235,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(sld(job, SCRATCH_EFLOOR, i), v_set1(job->first_plant)));
         /* a foot without a last frame: the crowd's first, or one reset */
         vm cold = job->primed ? v_gt(ld(cF, FOOT_COLD, i), z) : v_ge(one, z);
-        v_store(F[FOOT_COLD] + i, z);
+        pstore(job, F[FOOT_COLD], i, z);
         moved2 = v_sel(cold, never, moved2);
         /* contacts */
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
@@ -240,16 +252,16 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z); /* NaN: afresh */
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));
             ease = v_sel(cold, v_sel(planted, one, z), ease);
-            v_store(F[FOOT_EASE] + i, ease);
-            v_store(F[FOOT_WEIGHT] + i, smooth01(ease));
+            pstore(job, F[FOOT_EASE], i, ease);
+            pstore(job, F[FOOT_WEIGHT], i, smooth01(ease));
         } else {
             vf w = ld(cF, FOOT_WEIGHT, i);
             planted = v_ge(w, v_set1(0.999f));
             plant_event = w_andnot(planted, was);
             age = v_sel(w_or(plant_event, w_andnot(was, planted)), z, age);
         }
-        v_store(F[FOOT_PLANTED] + i, v_sel(planted, one, z));
-        v_store(F[FOOT_CTIME] + i, age);
+        pstore(job, F[FOOT_PLANTED], i, v_sel(planted, one, z));
+        pstore(job, F[FOOT_CTIME], i, age);
         /* the lowest animated point, and the foot's heading (heel to toe) */
         vf lo_y = P[0].y, lo_i = z;
         for (int k = 1; k < 3; ++k) {
@@ -292,12 +304,12 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                 bys = v_sel(bad, z, bys);
                 byc = v_sel(bad, one, byc);
                 bt = v_sel(bad, never, bt);
-                st_sel(F, FOOT_ANCFX, i, bad, z);
-                st_sel(F, FOOT_ANCFZ, i, bad, z);
-                st_sel(F, FOOT_BOFX, i, bad, z);
-                st_sel(F, FOOT_BOFZ, i, bad, z);
-                st_sel(F, FOOT_BYS, i, bad, z);
-                st_sel(F, FOOT_BYC, i, bad, one);
+                st_sel(job, F, FOOT_ANCFX, i, bad, z);
+                st_sel(job, F, FOOT_ANCFZ, i, bad, z);
+                st_sel(job, F, FOOT_BOFX, i, bad, z);
+                st_sel(job, F, FOOT_BOFZ, i, bad, z);
+                st_sel(job, F, FOOT_BYS, i, bad, z);
+                st_sel(job, F, FOOT_BYC, i, bad, one);
             }
         }
         vf ys, yc;
@@ -331,10 +343,10 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm release = w_and(locked, w_or(w_not(planted), far));
             if (!job->lock) release = locked; /* locking turned off: let go, blending */
             if (w_any(release)) {
-                st_sel(F, FOOT_BOFX, i, release, dx);
-                st_sel(F, FOOT_BOFZ, i, release, dz);
-                st_sel(F, FOOT_BYS, i, release, ys);
-                st_sel(F, FOOT_BYC, i, release, yc);
+                st_sel(job, F, FOOT_BOFX, i, release, dx);
+                st_sel(job, F, FOOT_BOFZ, i, release, dz);
+                st_sel(job, F, FOOT_BYS, i, release, ys);
+                st_sel(job, F, FOOT_BYC, i, release, yc);
                 bt = v_sel(release, z, bt);
                 /* this frame is the blend's first: all of the offset */
                 sx = v_sel(release, dx, sx);
@@ -359,8 +371,8 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                 v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
                 ax = v_sel(start, v_add(v_add(ppv.x, sx), o.x), ax);
                 az = v_sel(start, v_add(v_add(ppv.z, sz), o.z), az);
-                st_sel(F, FOOT_ANCFX, i, start, hx);
-                st_sel(F, FOOT_ANCFZ, i, start, hz);
+                st_sel(job, F, FOOT_ANCFX, i, start, hx);
+                st_sel(job, F, FOOT_ANCFZ, i, start, hz);
                 ys = v_sel(start, bys, ys);
                 yc = v_sel(start, byc, yc);
                 pv = v_sel(start, lo_i, pv);
@@ -369,25 +381,25 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                 locked = w_or(locked, start);
             }
         }
-        v_store(F[FOOT_ANCX] + i, ax);
-        v_store(F[FOOT_ANCZ] + i, az);
-        v_store(F[FOOT_BTIME] + i, v_min(bt, never));
-        v_store(F[FOOT_LOCKED] + i, v_sel(locked, one, z));
-        v_store(F[FOOT_PIVOT] + i, pv);
+        pstore(job, F[FOOT_ANCX], i, ax);
+        pstore(job, F[FOOT_ANCZ], i, az);
+        pstore(job, F[FOOT_BTIME], i, v_min(bt, never));
+        pstore(job, F[FOOT_LOCKED], i, v_sel(locked, one, z));
+        pstore(job, F[FOOT_PIVOT], i, pv);
         /* the planned foot: the pivot at the anchor (locked) or at the
          * animation plus the fading offset, the foot turned about it */
         ys = v_sel(locked, ys, bys);
         yc = v_sel(locked, yc, byc);
         vf bx = v_sel(locked, ax, v_add(ppv.x, sx)), bz = v_sel(locked, az, v_add(ppv.z, sz));
-        v_store(F[FOOT_PLX] + i, bx);
-        v_store(F[FOOT_PLZ] + i, bz);
-        v_store(F[FOOT_YAWS] + i, ys);
-        v_store(F[FOOT_YAWC] + i, yc);
+        pstore(job, F[FOOT_PLX], i, bx);
+        pstore(job, F[FOOT_PLZ], i, bz);
+        pstore(job, F[FOOT_YAWS], i, ys);
+        pstore(job, F[FOOT_YAWC], i, yc);
         for (int k = 0; k < 3; ++k) {
             vf ox, oz;
             yaw_xz(ys, yc, v_sub(P[k].x, ppv.x), v_sub(P[k].z, ppv.z), &ox, &oz);
-            v_store(F[FOOT_PROBEX + k] + i, v_add(bx, ox));
-            v_store(F[FOOT_PROBEZ + k] + i, v_add(bz, oz));
+            pstore(job, F[FOOT_PROBEX + k], i, v_add(bx, ox));
+            pstore(job, F[FOOT_PROBEZ + k], i, v_add(bz, oz));
         }
     }
 }
@@ -450,10 +462,10 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf n2 = v_fma(nx, nx, v_fma(ny, ny, v_mul(nz, nz)));
         vf k = v_sel(v_gt(n2, z), v_rsqrt(v_max(n2, v_set1(K_TINY))), one);
         vm border = v_gt(sld(job, SCRATCH_GBORDER, i), z);
-        v_store(F[FOOT_CY + pt] + i, v_sel(border, ld(cF, FOOT_CY + pt, i), height));
-        v_store(F[FOOT_CNX + pt] + i, v_sel(border, ld(cF, FOOT_CNX + pt, i), v_mul(nx, k)));
-        v_store(F[FOOT_CNY + pt] + i, v_sel(border, ld(cF, FOOT_CNY + pt, i), v_mul(ny, k)));
-        v_store(F[FOOT_CNZ + pt] + i, v_sel(border, ld(cF, FOOT_CNZ + pt, i), v_mul(nz, k)));
+        pstore(job, F[FOOT_CY + pt], i, v_sel(border, ld(cF, FOOT_CY + pt, i), height));
+        pstore(job, F[FOOT_CNX + pt], i, v_sel(border, ld(cF, FOOT_CNX + pt, i), v_mul(nx, k)));
+        pstore(job, F[FOOT_CNY + pt], i, v_sel(border, ld(cF, FOOT_CNY + pt, i), v_mul(ny, k)));
+        pstore(job, F[FOOT_CNZ + pt], i, v_sel(border, ld(cF, FOOT_CNZ + pt, i), v_mul(nz, k)));
     }
 }
 
@@ -507,7 +519,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         rt = q_norm(q4(v_mul(rt.x, part), v_mul(rt.y, part), v_mul(rt.z, part), v_fma(part, v_sub(rt.w, one), one)));
         vq dp = q_mul(rt, ft);
         vq df = q_sel(v_lt(w, one), q_nlerp(fy, dp, w), dp);
-        q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
+        q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* resting: the ankle height that puts the lowest point on its ground */
         v3 d[3];
         vf rest = v_set1(-1e30f);
@@ -519,7 +531,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf tx = v_sub(ld(cF, FOOT_PLX, i), dpv.x), tz = v_sub(ld(cF, FOOT_PLZ, i), dpv.z);
         /* the planted target (place_b blends it with the swing target once
          * the pelvis drop is known) and its resting height */
-        v3_st(F, FOOT_TX, i, v3_of(tx, rest, tz));
+        v3_st(job, F, FOOT_TX, i, v3_of(tx, rest, tz));
         sst(job, SCRATCH_REST, i, rest);
         /* the toe tip's offset from the ankle, for the heel lift: it turns
          * the foot about the toe tip where that rests on its ground (within
@@ -577,13 +589,13 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         vq r = q_norm(q_sld(job, SCRATCH_EQX, i));
         v3 pl = v3_sld(job, SCRATCH_EPX, i);
         pl.y = v_sub(pl.y, sld(job, SCRATCH_DROP, i));
-        v_store(bs->root_position_x + i, pl.x);
-        v_store(bs->root_position_y + i, pl.y);
-        v_store(bs->root_position_z + i, pl.z);
-        v_store(bs->root_rotation_x + i, r.x);
-        v_store(bs->root_rotation_y + i, r.y);
-        v_store(bs->root_rotation_z + i, r.z);
-        v_store(bs->root_rotation_w + i, r.w);
+        pstore(job, bs->root_position_x, i, pl.x);
+        pstore(job, bs->root_position_y, i, pl.y);
+        pstore(job, bs->root_position_z, i, pl.z);
+        pstore(job, bs->root_rotation_x, i, r.x);
+        pstore(job, bs->root_rotation_y, i, r.y);
+        pstore(job, bs->root_rotation_z, i, r.z);
+        pstore(job, bs->root_rotation_w, i, r.w);
         /* the target: the swing target (the animated ankle lowered with
          * the pelvis: the animation's angles) blended into the planted one
          * by the weight, never below resting */
@@ -635,7 +647,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 vf sh = v_div(sphi, v_add(ch, ch));
                 vq ql = q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch);
                 vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
-                q_st(F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(lift, q_norm(q_mul(ql, df)), df));
+                q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(lift, q_norm(q_mul(ql, df)), df));
                 t = v3_sel(lift, a2, t);
                 v = v3_sub(t, hip);
                 d2 = v3_dot(v, v);
@@ -650,19 +662,19 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
             t = v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
         }
-        v3_st(F, FOOT_TX, i, t);
-        v_store(bs->target_x + i, t.x);
-        v_store(bs->target_y + i, t.y);
-        v_store(bs->target_z + i, t.z);
+        v3_st(job, F, FOOT_TX, i, t);
+        pstore(job, bs->target_x, i, t.x);
+        pstore(job, bs->target_y, i, t.y);
+        pstore(job, bs->target_z, i, t.z);
         for (int j = 0; j < 3; ++j) {
             vq q = q_ld(cF, FOOT_POSE + j, FOOT_POSE + 3 + j, FOOT_POSE + 6 + j, FOOT_POSE + 9 + j, i);
             vq c = apply_limit(K, LEG_LIMIT + LIMIT_COUNT * j, i, q);
             /* the clamp's turn: |dot| is cos of half of it */
             q = q_sel(v_lt(v_abs(q_dot(q, c)), tol), c, q);
-            v_store(bs->rotation_x[j] + i, q.x);
-            v_store(bs->rotation_y[j] + i, q.y);
-            v_store(bs->rotation_z[j] + i, q.z);
-            v_store(bs->rotation_w[j] + i, q.w);
+            pstore(job, bs->rotation_x[j], i, q.x);
+            pstore(job, bs->rotation_y[j], i, q.y);
+            pstore(job, bs->rotation_z[j], i, q.z);
+            pstore(job, bs->rotation_w[j], i, q.w);
         }
     }
 }
@@ -690,18 +702,18 @@ static void k_align(const cik__foot_job *job, int begin, int end)
                        q_rotate(w1, kv3(K, LEG_SHX, i)));
         vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
         vq q2 = apply_limit(K, LEG_LIMIT + 2 * LIMIT_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
-        v_store(bs->rotation_x[2] + i, q2.x);
-        v_store(bs->rotation_y[2] + i, q2.y);
-        v_store(bs->rotation_z[2] + i, q2.z);
-        v_store(bs->rotation_w[2] + i, q2.w);
+        pstore(job, bs->rotation_x[2], i, q2.x);
+        pstore(job, bs->rotation_y[2], i, q2.y);
+        pstore(job, bs->rotation_z[2], i, q2.z);
+        pstore(job, bs->rotation_w[2], i, q2.w);
         vq w2 = q_norm(q_mul(w1, q2));
-        v3_st(F, FOOT_AX, i, a);
-        q_st(F, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW, i, w2);
+        v3_st(job, F, FOOT_AX, i, a);
+        q_st(job, F, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW, i, w2);
         for (int k = 0; k < 3; ++k) {
             v3 pt = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
-            v_store(F[FOOT_PTX + k] + i, pt.x);
-            v_store(F[FOOT_PTY + k] + i, pt.y);
-            v_store(F[FOOT_PTZ + k] + i, pt.z);
+            pstore(job, F[FOOT_PTX + k], i, pt.x);
+            pstore(job, F[FOOT_PTY + k], i, pt.y);
+            pstore(job, F[FOOT_PTZ + k], i, pt.z);
         }
     }
 }
@@ -724,8 +736,8 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
         sst(job, SCRATCH_NEED, i, v_sel(raise, v_set1(1.0f), z));
         if (!w_any(raise)) continue;
         vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
-        v_store(F[FOOT_TY] + i, ty);
-        v_store(bs->target_y + i, ty);
+        pstore(job, F[FOOT_TY], i, ty);
+        pstore(job, bs->target_y, i, ty);
     }
 }
 
