@@ -8,7 +8,12 @@ vector compares and blends, vector moves (register copies, to and from
 the stack: the group's pose kept there shows here, other loads and stores), scalar
 (integer, address, branch) and the rest.
 
-    roofline_mix.py callgrind.out BINARY
+    roofline_mix.py callgrind.out BINARY [--functions]
+
+With --functions (a binary built with -g) it also splits the instructions
+by the kernel function they come from, inlined ones included (addr2line -i):
+each goes to the innermost function of REGIONS on its inline stack, as
+crowdik_flops_W splits the flops.
 """
 import re
 import subprocess
@@ -56,6 +61,48 @@ def mnemonics(binary):
     return table
 
 
+REGIONS = [
+    ("forward_from", "forward_from (forward kinematics)"),
+    ("ccd_apply_limit", "apply_limit + limit_clamp (joint limits)"),
+    ("limit_clamp", "apply_limit + limit_clamp (joint limits)"),
+    ("clamp_about_axis", "apply_limit + limit_clamp (joint limits)"),
+    ("rotate_joint", "rotate_joint (local rotation, normalise)"),
+    ("circle_rotation", "circle_rotation + half_angle_pair (limb hinge solve)"),
+    ("half_angle_pair", "circle_rotation + half_angle_pair (limb hinge solve)"),
+    ("hinge_pair", "hinge_pair"),
+    ("limb_step", "limb_step (limb primitive: share, pole)"),
+    ("step", "step (CCD step: arc, cap)"),
+    ("unstick", "unstick"),
+    ("dls_step", "dls_step"),
+    ("solve_group", "solve_group (loads, validation, convergence, stores)"),
+    ("regroup_run", "regroup (copies)"),
+    ("regroup_solve", "regroup (copies)"),
+]
+
+
+def functions_of(binary, addresses):
+    """The region of each address, from addr2line's inline stacks."""
+    text = "\n".join("%x" % a for a in addresses) + "\n"
+    out = subprocess.run(["addr2line", "-e", binary, "-f", "-i", "-a"], input=text, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    names = dict(REGIONS)
+    region = {}
+    cur, stack = None, []
+
+    def close():
+        if cur is not None:
+            region[cur] = next((names[f] for f in stack if f in names), "other (solve.c, libc)")
+
+    for line in out:
+        if line.startswith("0x"):
+            close()
+            cur, stack = int(line, 16), []
+        elif not re.match(r".*:(\d+|\?)( \(discriminator \d+\))?$", line):
+            stack.append(line.strip())
+    close()
+    return region
+
+
 def classify(op, args):
     vec = "mm" in args  # xmm, ymm, zmm operands
     if op.startswith("v") or vec:
@@ -82,6 +129,8 @@ def classify(op, args):
 
 
 def main():
+    by_function = "--functions" in sys.argv
+    sys.argv = [a for a in sys.argv if a != "--functions"]
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     costs = executed(sys.argv[1])
@@ -101,6 +150,14 @@ def main():
     for k, v in by_class.most_common():
         print(f"  {k:40s} {v:12d} {100.0 * v / total:5.1f} %")
     print("top mnemonics:", ", ".join(f"{k} {100.0 * v / total:.1f} %" for k, v in by_op.most_common(14)))
+    if by_function:
+        region = functions_of(sys.argv[2], sorted(costs))
+        split = Counter()
+        for addr, n in costs.items():
+            split[region.get(addr, "other (solve.c, libc)")] += n
+        print("by function:")
+        for k, v in split.most_common():
+            print(f"  {k:56s} {v:12d} {100.0 * v / total:5.1f} %")
 
 
 if __name__ == "__main__":
