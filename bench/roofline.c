@@ -1,0 +1,271 @@
+/*
+ * crowdik_roofline: a small driver for instruction counts under callgrind
+ * (docs/roofline.md). It does one kind of work a fixed number of times and
+ * nothing else worth counting, so that `--toggle-collect` on the function
+ * of interest gives its instructions per leg (or per character) exactly.
+ *
+ *   crowdik_roofline legs BACKEND MODE CHAINS REPS
+ *       MODE: "default" (cik_default_options: limb mode, one pass) or
+ *       "plain" (every convergence option zero, 10 passes). Before each
+ *       solve the start pose is restored from a copy (cik_batch_streams),
+ *       as crowdik_bench does; only cik_solve is the work.
+ *   crowdik_roofline foot BACKEND CHARACTERS FRAMES
+ *       the walking crowd of bench/foot_scene.h, FRAMES frames after 8
+ *       settling ones, stage by stage (cik_foot_crowd_probe, _ground_
+ *       heightfield, _place, _solve, _align), one thread.
+ *   crowdik_roofline peak SECONDS
+ *       the FMA ceiling, one thread: 12 independent chains of AVX-512 (and
+ *       of AVX2) FMAs, GFLOP/s (an FMA 2 flops a lane), the best of
+ *       repeated runs over SECONDS.
+ *   crowdik_roofline bandwidth BYTES SECONDS
+ *       streaming bandwidth (GB/s) over a BYTES buffer, one thread: a read
+ *       pass (64-byte loads, XOR-reduced) and a read-modify-write pass,
+ *       the best of repeated passes over SECONDS; a BYTES of 1 MB stays in
+ *       L2, 256 MB goes to memory.
+ *
+ * BACKEND is a cik_backend_name() (scalar, sse4.1, avx2, avx512) or auto.
+ * Prints the work done, so that counts can be divided by it. Example:
+ *   valgrind --tool=callgrind --toggle-collect=cik_solve \
+ *       crowdik_roofline legs avx2 default 4096 4
+ */
+#include "crowdik/crowdik.h"
+#include "crowdik/foot.h"
+#include "foot_scene.h"
+#include "workloads.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+static int backend_by_name(const char *name, cik_backend *out)
+{
+    if (strcmp(name, "auto") == 0) {
+        *out = CIK_BACKEND_AUTO;
+        return 0;
+    }
+    for (int b = 0; b < CIK_BACKEND_COUNT; ++b)
+        if (cik_backend_name((cik_backend)b) && strcmp(cik_backend_name((cik_backend)b), name) == 0) {
+            *out = (cik_backend)b;
+            return 0;
+        }
+    return -1;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: crowdik_roofline legs BACKEND default|plain CHAINS REPS\n"
+                    "       crowdik_roofline foot BACKEND CHARACTERS FRAMES\n"
+                    "       crowdik_roofline peak SECONDS\n"
+                    "       crowdik_roofline bandwidth BYTES SECONDS\n");
+}
+
+static int run_legs(cik_backend backend, const char *mode, int chains, int reps)
+{
+    int plain = strcmp(mode, "plain") == 0;
+    if (!plain && strcmp(mode, "default") != 0) {
+        usage();
+        return 2;
+    }
+    /* as crowdik_bench: threshold 1 mm, at most 10 passes, one thread */
+    cik_options o = plain ? cik_plain_options() : cik_default_options();
+    o.max_iterations = 10;
+    o.threshold = 1e-3f;
+    o.threads = 1;
+    o.backend = backend;
+    cik_batch *b = NULL;
+    if (cik_batch_create(chains, wl_joint_count(WL_LEGS, 0), &b) != CIK_OK || wl_fill(b, WL_LEGS, 1, 0) != CIK_OK) {
+        fprintf(stderr, "crowdik_roofline: cannot build the legs batch\n");
+        cik_batch_destroy(b);
+        return 1;
+    }
+    cik_streams st;
+    cik_batch_streams(b, &st);
+    const size_t n = (size_t)chains;
+    float *start = malloc(sizeof(float) * 4 * (size_t)st.joint_count * n);
+    float *scratch = malloc(sizeof(float) * n);
+    if (!start || !scratch) return 1;
+    for (int j = 0; j < st.joint_count; ++j) {
+        float *stream[4] = {st.rotation_x[j], st.rotation_y[j], st.rotation_z[j], st.rotation_w[j]};
+        for (int c = 0; c < 4; ++c) memcpy(start + (4 * (size_t)j + (size_t)c) * n, stream[c], sizeof(float) * n);
+    }
+    for (int r = 0; r < reps; ++r) {
+        for (int j = 0; j < st.joint_count; ++j) {
+            float *stream[4] = {st.rotation_x[j], st.rotation_y[j], st.rotation_z[j], st.rotation_w[j]};
+            for (int c = 0; c < 4; ++c) memcpy(stream[c], start + (4 * (size_t)j + (size_t)c) * n, sizeof(float) * n);
+        }
+        cik_status s = cik_solve(b, &o);
+        if (s != CIK_OK) {
+            fprintf(stderr, "crowdik_roofline: cik_solve: %s\n", cik_status_string(s));
+            return 1;
+        }
+    }
+    wl_stats ws;
+    wl_collect(b, &ws, scratch);
+    printf("legs %s %s: %d chains x %d solves = %d leg solves, mean passes %.3f, converged %d\n",
+           cik_backend_name(backend == CIK_BACKEND_AUTO ? cik_backend_best() : backend), mode, chains, reps,
+           chains * reps, ws.mean_passes, ws.converged);
+    free(scratch);
+    free(start);
+    cik_batch_destroy(b);
+    return 0;
+}
+
+static int run_foot(cik_backend backend, int characters, int frames)
+{
+    foot_scene sc;
+    if (foot_scene_create(characters, 64, 1, &sc)) return 1;
+    cik_foot_crowd *crowd = NULL;
+    if (foot_scene_crowd(&sc, &crowd) != CIK_OK) return 1;
+    cik_foot_streams fs;
+    cik_foot_crowd_streams(crowd, &fs);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.threads = 1;
+    o.solver.backend = backend;
+    int frame = 0;
+    for (int i = 0; i < 8; ++i) {
+        foot_scene_write(&sc, frame++, &fs);
+        if (cik_foot_crowd_frame(crowd, &sc.ground, &o) != CIK_OK) return 1;
+    }
+    for (int k = 0; k < frames; ++k) {
+        foot_scene_write(&sc, frame++, &fs);
+        cik_foot_crowd_probe(crowd, &o);
+        cik_foot_crowd_ground_heightfield(crowd, &sc.ground, &o);
+        cik_foot_crowd_place(crowd, &o);
+        cik_foot_crowd_solve(crowd, &o);
+        cik_foot_crowd_align(crowd, &o);
+    }
+    printf("foot %s: %d characters x %d frames = %d character frames\n",
+           cik_backend_name(backend == CIK_BACKEND_AUTO ? cik_backend_best() : backend), characters, frames,
+           characters * frames);
+    cik_foot_crowd_destroy(crowd);
+    foot_scene_free(&sc);
+    return 0;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) static uint64_t read_pass_avx512(const float *p, size_t n)
+{
+    __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+    for (size_t i = 0; i < n; i += 32) {
+        acc0 = _mm512_xor_si512(acc0, _mm512_load_si512((const void *)(p + i)));
+        acc1 = _mm512_xor_si512(acc1, _mm512_load_si512((const void *)(p + i + 16)));
+    }
+    return (uint64_t)_mm512_reduce_add_epi64(_mm512_xor_si512(acc0, acc1));
+}
+__attribute__((target("avx512f"))) static void update_pass_avx512(float *p, size_t n)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    for (size_t i = 0; i < n; i += 16) _mm512_store_ps(p + i, _mm512_add_ps(_mm512_load_ps(p + i), one));
+}
+#endif
+
+#if defined(__x86_64__)
+#define PEAK_ROUNDS 100000
+#define PEAK_CHAINS 12
+__attribute__((target("avx512f"))) static float peak_avx512(float x)
+{
+    __m512 a[PEAK_CHAINS], m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
+    for (int k = 0; k < PEAK_CHAINS; ++k) a[k] = _mm512_set1_ps(x + (float)k);
+    for (int r = 0; r < PEAK_ROUNDS; ++r)
+        for (int k = 0; k < PEAK_CHAINS; ++k) a[k] = _mm512_fmadd_ps(a[k], m, c);
+    __m512 s = a[0];
+    for (int k = 1; k < PEAK_CHAINS; ++k) s = _mm512_add_ps(s, a[k]);
+    return _mm512_reduce_add_ps(s);
+}
+__attribute__((target("avx2,fma"))) static float peak_avx2(float x)
+{
+    __m256 a[PEAK_CHAINS], m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+    for (int k = 0; k < PEAK_CHAINS; ++k) a[k] = _mm256_set1_ps(x + (float)k);
+    for (int r = 0; r < PEAK_ROUNDS; ++r)
+        for (int k = 0; k < PEAK_CHAINS; ++k) a[k] = _mm256_fmadd_ps(a[k], m, c);
+    __m256 s = a[0];
+    for (int k = 1; k < PEAK_CHAINS; ++k) s = _mm256_add_ps(s, a[k]);
+    float o[8];
+    _mm256_storeu_ps(o, s);
+    return o[0] + o[7];
+}
+#endif
+
+static int run_peak(double seconds)
+{
+#if defined(__x86_64__)
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("fma")) {
+        fprintf(stderr, "crowdik_roofline peak: needs AVX-512F and FMA\n");
+        return 1;
+    }
+    double best512 = 1e30, best256 = 1e30;
+    float sink = 0.0f;
+    for (double start = wl_now(); wl_now() - start < seconds;) {
+        double t0 = wl_now();
+        sink += peak_avx512(sink);
+        double t1 = wl_now();
+        sink += peak_avx2(sink);
+        double t2 = wl_now();
+        if (t1 - t0 < best512) best512 = t1 - t0;
+        if (t2 - t1 < best256) best256 = t2 - t1;
+    }
+    const double fmas = (double)PEAK_ROUNDS * PEAK_CHAINS;
+    printf("peak: AVX-512 FMA %.1f GFLOP/s, AVX2 FMA %.1f GFLOP/s (one thread) [%g]\n", fmas * 32.0 / best512 * 1e-9,
+           fmas * 16.0 / best256 * 1e-9, (double)(sink != sink));
+    return 0;
+#else
+    (void)seconds;
+    fprintf(stderr, "crowdik_roofline peak: x86-64 only\n");
+    return 1;
+#endif
+}
+
+static int run_bandwidth(size_t bytes, double seconds)
+{
+#if defined(__x86_64__)
+    if (!__builtin_cpu_supports("avx512f")) {
+        fprintf(stderr, "crowdik_roofline bandwidth: needs AVX-512F\n");
+        return 1;
+    }
+    size_t n = bytes / sizeof(float) / 32 * 32;
+    float *p = aligned_alloc(64, n * sizeof(float));
+    if (!p || n == 0) return 1;
+    for (size_t i = 0; i < n; ++i) p[i] = (float)i;
+    double best_read = 1e30, best_update = 1e30;
+    uint64_t sink = 0;
+    for (double start = wl_now(); wl_now() - start < seconds;) {
+        double t0 = wl_now();
+        sink ^= read_pass_avx512(p, n);
+        double t1 = wl_now();
+        update_pass_avx512(p, n);
+        double t2 = wl_now();
+        if (t1 - t0 < best_read) best_read = t1 - t0;
+        if (t2 - t1 < best_update) best_update = t2 - t1;
+    }
+    const double b = (double)(n * sizeof(float));
+    printf("bandwidth %zu bytes: read %.1f GB/s, read+write %.1f GB/s (bytes read plus written) [%llu]\n",
+           n * sizeof(float), b / best_read * 1e-9, 2.0 * b / best_update * 1e-9, (unsigned long long)(sink & 1));
+    free(p);
+    return 0;
+#else
+    (void)bytes;
+    (void)seconds;
+    fprintf(stderr, "crowdik_roofline bandwidth: x86-64 only\n");
+    return 1;
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "peak") == 0) return run_peak(atof(argv[2]));
+    if (argc == 4 && strcmp(argv[1], "bandwidth") == 0)
+        return run_bandwidth((size_t)strtoull(argv[2], NULL, 10), atof(argv[3]));
+    cik_backend backend;
+    if (argc < 5 || backend_by_name(argv[2], &backend)) {
+        usage();
+        return 2;
+    }
+    if (strcmp(argv[1], "legs") == 0 && argc == 6) return run_legs(backend, argv[3], atoi(argv[4]), atoi(argv[5]));
+    if (strcmp(argv[1], "foot") == 0 && argc == 5) return run_foot(backend, atoi(argv[3]), atoi(argv[4]));
+    usage();
+    return 2;
+}
