@@ -355,10 +355,11 @@ typedef struct cik_foot_streams {
      * crowd is created. Every stage and the frame leave a character whose
      * byte is 0 alone: every stream above (its solved legs among them) and
      * what it carries from frame to frame keep their bits, and the other
-     * characters' results do not depend on it. A run of 16 characters
+     * characters' results do not depend on it. A group of 16 characters
      * (at multiples of 16) that are all off costs close to nothing; an off
-     * character among on ones in such a run costs what an on one does, so
-     * order the crowd by distance where many are off (docs/foot.md). A
+     * character among on ones costs less than an on one (its lanes are
+     * computed, never stored, its legs not solved), so keep far characters
+     * in runs where many are off (docs/foot.md). A
      * character switched back on starts afresh at its next probe, as after
      * cik_foot_crowd_reset_character. Change the bytes between frames, not
      * between the stages of one frame. */
