@@ -163,6 +163,24 @@ static cik_foot_options weights_on(cik_backend be)
 /* Flat heightfield at height y (plus a step or slope from the callers). */
 enum { HN = 81 };
 static float heights[HN * HN];
+/* The caller's ground under point p of foot f: height y, unit normal n
+ * (the staged path's raycast). */
+static void contact(scene *sc, int f, int p, float y, cik_vec3 n)
+{
+    sc->s.contact_y[p][f] = y;
+    sc->s.contact_nx[p][f] = n.x;
+    sc->s.contact_ny[p][f] = n.y;
+    sc->s.contact_nz[p][f] = n.z;
+}
+
+/* The stages after the caller's contacts: place, solve, align. */
+static void place_solve_align(scene *sc, const cik_foot_options *o)
+{
+    cr_assert_eq(cik_foot_crowd_place(sc->crowd, o), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_solve(sc->crowd, o), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_align(sc->crowd, o), CIK_OK);
+}
+
 static cik_heightfield grid(void)
 {
     cik_heightfield hf = {-10.0f, -10.0f, 0.25f, 0.25f, HN, HN, heights};
@@ -451,18 +469,10 @@ Test(foot, caller_supplied_contacts)
      * under the right */
     float a = 10.0f * PI_F / 180.0f;
     for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
-        sc.s.contact_y[p][0] = sc.s.anim_ankle_y[0] - 0.06f - 0.02f;
-        sc.s.contact_nx[p][0] = -sinf(a);
-        sc.s.contact_ny[p][0] = cosf(a);
-        sc.s.contact_nz[p][0] = 0;
-        sc.s.contact_y[p][1] = sc.s.anim_ankle_y[1] - 0.06f + 0.04f;
-        sc.s.contact_nx[p][1] = 0;
-        sc.s.contact_ny[p][1] = 1;
-        sc.s.contact_nz[p][1] = 0;
+        contact(&sc, 0, p, sc.s.anim_ankle_y[0] - 0.06f - 0.02f, t_v3(-sinf(a), cosf(a), 0));
+        contact(&sc, 1, p, sc.s.anim_ankle_y[1] - 0.06f + 0.04f, t_v3(0, 1, 0));
     }
-    cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
-    cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
-    cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+    place_solve_align(&sc, &o);
     for (int f = 0; f < 2; ++f) {
         cik_vec3 n = {sc.s.contact_nx[0][f], sc.s.contact_ny[0][f], sc.s.contact_nz[0][f]};
         cik_vec3 want = {sc.s.anim_ankle_x[f] + 0.06f * n.x, sc.s.contact_y[0][f] + 0.06f * n.y,
@@ -1258,13 +1268,9 @@ T_BACKEND_TEST(foot, heel_and_toe_above_a_step_edge)
                 /* left feet step up under ball and toe, right feet under
                  * the heel */
                 int high = (f & 1) ? p == CIK_FOOT_HEEL : p != CIK_FOOT_HEEL;
-                sc.s.contact_y[p][f] = high ? 0.10f : 0.0f;
-                sc.s.contact_nx[p][f] = sc.s.contact_nz[p][f] = 0.0f;
-                sc.s.contact_ny[p][f] = 1.0f;
+                contact(&sc, f, p, high ? 0.10f : 0.0f, t_v3(0, 1, 0));
             }
-        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        place_solve_align(&sc, &o);
         for (int f = 0; f < 4; ++f) {
             float lo = 1e30f;
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
@@ -1298,14 +1304,9 @@ Test(foot, no_point_below_a_slope_steeper_than_the_ankle_follows)
         cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
         for (int f = 0; f < 2; ++f)
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
-                sc.s.contact_y[p][f] = tanf(a) * (sc.s.probe_z[p][f] - 0.1f);
-                sc.s.contact_nx[p][f] = 0.0f;
-                sc.s.contact_ny[p][f] = cosf(a);
-                sc.s.contact_nz[p][f] = -sinf(a);
+                contact(&sc, f, p, tanf(a) * (sc.s.probe_z[p][f] - 0.1f), t_v3(0, cosf(a), -sinf(a)));
             }
-        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        place_solve_align(&sc, &o);
         for (int f = 0; f < 2; ++f)
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
                 float c = sc.s.point_y[p][f] - tanf(a) * (sc.s.point_z[p][f] - 0.1f);
@@ -1459,7 +1460,7 @@ T_BACKEND_TEST(foot, limit_tolerance_keeps_an_animation_just_off_a_hinge)
         scene sc = feet_scene(1);
         cik_foot_options o = weights_on(be);
         o.limit_tolerance = tolerance[k];
-            stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
         /* the right leg swings forward, its knee hyperextended by knees[k]
          * (about +X: the hinge's axis), the foot well off the ground */
         const cik_quat q[3] = {ax(-0.6f, 1, 0, 0), ax(knees[k], 1, 0, 0), ax(0.6f - knees[k], 1, 0, 0)};
@@ -1502,13 +1503,9 @@ T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
         cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
         for (int f = 0; f < 2; ++f)
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
-                sc.s.contact_y[p][f] = f == 0 ? -depth : 0.0f;
-                sc.s.contact_nx[p][f] = sc.s.contact_nz[p][f] = 0.0f;
-                sc.s.contact_ny[p][f] = 1.0f;
+                contact(&sc, f, p, f == 0 ? -depth : 0.0f, t_v3(0, 1, 0));
             }
-        cr_assert_eq(cik_foot_crowd_place(sc.crowd, &o), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_solve(sc.crowd, &o), CIK_OK);
-        cr_assert_eq(cik_foot_crowd_align(sc.crowd, &o), CIK_OK);
+        place_solve_align(&sc, &o);
         cr_assert_eq(sc.s.pelvis_drop[0], 0.0f);
         cik_vec3 hip = t_v3(sc.s.pelvis_x[0] + sc.legs[0].hip.x, sc.s.pelvis_y[0] + sc.legs[0].hip.y,
                             sc.s.pelvis_z[0] + sc.legs[0].hip.z);
