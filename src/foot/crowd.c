@@ -77,7 +77,7 @@ cik_foot_options cik_foot_default_options(void)
 static int nonneg(float x) { return x >= 0.0f && isfinite(x); }
 static int positive(float x) { return x > 0.0f && isfinite(x); }
 
-static cik_status check_options(const cik_foot_options *o)
+cik_status cik__foot_check_options(const cik_foot_options *o)
 {
     if (!positive(o->solver.threshold) || o->solver.max_iterations < 0) return CIK_ERROR_OPTIONS;
     if (!positive(o->dt) || !nonneg(o->max_pelvis_drop) || !nonneg(o->pelvis_smooth_time)) return CIK_ERROR_OPTIONS;
@@ -238,12 +238,12 @@ static void forget_character(cik_foot_crowd *cr, int c)
     forget_feet(cr, 2 * c, 2 * c + 2, 1.0f);
 }
 
-static void *allocate(const cik_allocator *a, size_t size, size_t alignment)
+void *cik__foot_allocate(const cik_allocator *a, size_t size, size_t alignment)
 {
     return a->allocate ? a->allocate(a->user, size, alignment) : malloc(size);
 }
 
-static void release(const cik_allocator *a, void *p, size_t size)
+void cik__foot_release(const cik_allocator *a, void *p, size_t size)
 {
     if (!p) return;
     if (a->allocate)
@@ -266,7 +266,7 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
         cik_status s = check_leg(&legs[side]);
         if (s != CIK_OK) return s;
     }
-    cik_foot_crowd *cr = (cik_foot_crowd *)allocate(&a, sizeof *cr, _Alignof(cik_foot_crowd));
+    cik_foot_crowd *cr = (cik_foot_crowd *)cik__foot_allocate(&a, sizeof *cr, _Alignof(cik_foot_crowd));
     if (!cr) return CIK_ERROR_OUT_OF_MEMORY;
     memset(cr, 0, sizeof *cr);
     cr->alloc = a;
@@ -288,8 +288,8 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     /* 64 bytes more, aligned by hand: malloc does not align to 64, and an
      * allocator asked for 64 need not be trusted with the streams' layout */
     cr->block_bytes = floats * sizeof(float) + 64;
-    cr->block = allocate(&a, cr->block_bytes, 64);
-    cr->legs = (cik_foot_leg *)allocate(&a, sizeof(cik_foot_leg) * (size_t)cr->feet, _Alignof(cik_foot_leg));
+    cr->block = cik__foot_allocate(&a, cr->block_bytes, 64);
+    cr->legs = (cik_foot_leg *)cik__foot_allocate(&a, sizeof(cik_foot_leg) * (size_t)cr->feet, _Alignof(cik_foot_leg));
     if (!cr->block || !cr->legs) {
         cik_foot_crowd_destroy(cr);
         return CIK_ERROR_OUT_OF_MEMORY;
@@ -334,9 +334,9 @@ void cik_foot_crowd_destroy(cik_foot_crowd *cr)
     const cik_allocator a = cr->alloc;
     cik_batch_destroy(cr->batch);
     cik_batch_destroy(cr->trial);
-    release(&a, cr->block, cr->block_bytes);
-    release(&a, cr->legs, sizeof(cik_foot_leg) * (size_t)cr->feet);
-    release(&a, cr, sizeof *cr);
+    cik__foot_release(&a, cr->block, cr->block_bytes);
+    cik__foot_release(&a, cr->legs, sizeof(cik_foot_leg) * (size_t)cr->feet);
+    cik__foot_release(&a, cr, sizeof *cr);
 }
 
 cik_status cik_foot_crowd_set_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
@@ -849,7 +849,7 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     cik_foot_options defaults = cik_foot_default_options();
     if (!cr) return CIK_ERROR_ARGUMENT;
     if (!opt) opt = &defaults;
-    cik_status s = check_options(opt);
+    cik_status s = cik__foot_check_options(opt);
     if (s != CIK_OK) return s;
     *so = opt->solver;
     so->threshold = opt->solver.threshold * opt->units_per_metre;

@@ -187,4 +187,11 @@ extern const cik__foot_kernel cik__foot_kernel_scalar;
  * streams. */
 void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
 
+/* Shared by the biped crowd (crowd.c) and the herd (herd.c): the foot
+ * options' ranges (the solver's own are cik_solve's), and the allocator
+ * or malloc. */
+cik_status cik__foot_check_options(const cik_foot_options *o);
+void *cik__foot_allocate(const cik_allocator *a, size_t size, size_t alignment);
+void cik__foot_release(const cik_allocator *a, void *p, size_t size);
+
 #endif
