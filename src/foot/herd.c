@@ -719,11 +719,15 @@ static void place_part(const herd_args *a, int c0, int c1)
             if (!(w == w)) w = 0.0f;
             cik_vec3 anim = ld3(F, HF_AFX, f), ahip = ld3(F, HF_HIPX, f);
             /* swing: the animated foot carried by the body (its angles);
-             * planted: on the ground at the probe (the lock) */
+             * planted: at the probe (the lock), as high above the ground as
+             * the animation has it above its floor (on it in stance, rising
+             * with the animation as the foot lifts and its weight eases
+             * out); never below the ground */
             cik_vec3 ts = vec3_add(vec3_add(pivot, quat_rotate(tilt, vec3_sub(anim, pivot))), lift);
             float g = F[HF_CY][f];
+            float tp = g + fmaxf(anim.y - floor_y, 0.0f);
             float wxz = F[HF_LOCKED][f] > 0.0f ? 1.0f : w;
-            cik_vec3 t = vec3(ts.x + wxz * (F[HF_PROBEX][f] - ts.x), ts.y + w * (g - ts.y),
+            cik_vec3 t = vec3(ts.x + wxz * (F[HF_PROBEX][f] - ts.x), ts.y + w * (tp - ts.y),
                               ts.z + wxz * (F[HF_PROBEZ][f] - ts.z));
             if (t.y < g) t.y = g;
             /* beyond the animation's extension and soft of the reach: in
@@ -745,10 +749,13 @@ static void place_part(const herd_args *a, int c0, int c1)
                 t = vec3_add(hip, vec3_scale(v, ds / d));
             }
             st3(F, HF_TX, f, t);
-            /* the chain: root, target, pole (ahead of the animated middle
-             * joint, carried by the body: the animation's bend plane), the
-             * start pose (rotations beyond a limit by more than the
-             * tolerance clamped into it) */
+            /* the chain: root, target and the start pose (rotations beyond
+             * a limit by more than the tolerance clamped into it). No pole:
+             * the start is the animation, whose bend plane the limb step's
+             * aim keeps for the small corrections a herd asks for, while a
+             * pole's twist about the hip-to-foot line is a swing that an
+             * insect's coxa (mostly a yaw joint) clamps, which cost up to
+             * 5 passes on the hexapod's legs easing out of their stance */
             const cik_streams *bs = &h->bs[n];
             const int i = ch * h->per_kind[n] + h->rank[l];
             bs->root_position_x[i] = sp[root].x;
@@ -761,8 +768,6 @@ static void place_part(const herd_args *a, int c0, int c1)
             bs->target_x[i] = t.x;
             bs->target_y[i] = t.y;
             bs->target_z[i] = t.z;
-            cik_quat q = sq[root];
-            cik_vec3 x = hip, joint[CIK_HERD_MAX_SEGMENTS];
             for (int s = 0; s < n; ++s) {
                 cik_quat r = quat_normalize(ld4(F, HF_POSE + s, CIK_HERD_MAX_SEGMENTS, f));
                 cik_quat c = cik_limit_apply(&leg->limit[s], r);
@@ -772,32 +777,7 @@ static void place_part(const herd_args *a, int c0, int c1)
                 bs->rotation_y[s][i] = r.y;
                 bs->rotation_z[s][i] = r.z;
                 bs->rotation_w[s][i] = r.w;
-                joint[s] = x;
-                q = quat_mul(q, r);
-                x = vec3_add(x, quat_rotate(q, leg->segment[s]));
             }
-            /* the pole: ahead of the joint that stands farthest off the
-             * hip-to-foot line (the bend: a horse's elbow, an insect's
-             * femur-tibia joint), away from the line */
-            cik_vec3 chord = vec3_sub(x, hip), out = vec3(0, 0, 0), bend = hip;
-            float cl2 = vec3_dot(chord, chord), ol = 0.0f;
-            for (int s = 1; s < n; ++s) {
-                cik_vec3 v2 = vec3_sub(joint[s], hip);
-                float t2 = cl2 > 0.0f ? vec3_dot(v2, chord) / cl2 : 0.0f;
-                cik_vec3 o2 = vec3_sub(v2, vec3_scale(chord, t2));
-                float l2 = vec3_length(o2);
-                if (l2 > ol) {
-                    ol = l2;
-                    out = o2;
-                    bend = joint[s];
-                }
-            }
-            int pole = n <= 3 && ol > 1e-3f * reach && isfinite(ol);
-            cik_vec3 pp = pole ? vec3_add(bend, vec3_scale(out, reach / ol)) : bend;
-            bs->pole_x[i] = pp.x;
-            bs->pole_y[i] = pp.y;
-            bs->pole_z[i] = pp.z;
-            bs->pole_weight[i] = pole ? 1.0f : 0.0f;
         }
     }
 }
