@@ -361,3 +361,31 @@ void creature_gait_sample(const creature_gait *gait, float t, creature_pose *pos
         pose->stance[l] = w < 0.5f ? a->stance[l] : b->stance[l];
     }
 }
+
+void creature_pose_write(const creature_pose *p, const cik_herd_streams *s, int c, cik_vec3 at, float yaw,
+                         int weights)
+{
+    cik_quat turn = quat_axis_angle(yaw, 0, 1, 0);
+    for (int r = 0; r < CIK_HERD_ROOTS; ++r) {
+        cik_vec3 x = vec3_add(at, quat_rotate(turn, p->root_p[r]));
+        cik_quat q = quat_mul(turn, p->root_q[r]);
+        s->root_x[r][c] = x.x;
+        s->root_y[r][c] = x.y;
+        s->root_z[r][c] = x.z;
+        s->root_qx[r][c] = q.x;
+        s->root_qy[r][c] = q.y;
+        s->root_qz[r][c] = q.z;
+        s->root_qw[r][c] = q.w;
+    }
+    s->floor_y[c] = at.y;
+    for (int l = 0; l < s->leg_count; ++l) {
+        const int f = c * s->leg_count + l;
+        for (int j = 0; j < CIK_HERD_MAX_SEGMENTS; ++j) {
+            s->pose_x[j][f] = p->q[l][j].x;
+            s->pose_y[j][f] = p->q[l][j].y;
+            s->pose_z[j][f] = p->q[l][j].z;
+            s->pose_w[j][f] = p->q[l][j].w;
+        }
+        if (weights) s->weight[f] = p->stance[l];
+    }
+}

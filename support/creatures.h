@@ -69,6 +69,13 @@ void creature_gait_free(creature_gait *gait);
  * character's travel removed (the roots move only with the gait's bob). */
 void creature_gait_sample(const creature_gait *gait, float t, creature_pose *pose);
 
+/* Writes `pose` into character c's input streams: the roots carried to
+ * world position `at` (the character's origin on its floor) and turned by
+ * `yaw` radians about +Y, the legs' rotations, floor_y = at.y; with
+ * `weights` also each foot's weight (the gait's stance: 1 or 0). */
+void creature_pose_write(const creature_pose *pose, const cik_herd_streams *s, int c, cik_vec3 at, float yaw,
+                         int weights);
+
 #ifdef __cplusplus
 }
 #endif
