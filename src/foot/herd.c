@@ -632,14 +632,33 @@ static void place_part(const herd_args *a, int c0, int c1)
             sxd += w * dx * dd;
             szd += w * dz * dd;
         }
-        float ridge = 1e-3f * (sxx + szz) + 1e-12f;
-        sxx += ridge;
-        szz += ridge;
-        float det = sxx * szz - sxz * sxz;
+        /* the slope along each principal axis of the feet's spread, where
+         * the spread along it is more than 1e-4 of the largest (feet in a
+         * line, a trot's diagonal pair, give the slope along the line only) */
         float gx = 0.0f, gz = 0.0f;
-        if (det > 0.0f && isfinite(det)) {
-            gx = (szz * sxd - sxz * szd) / det;
-            gz = (sxx * szd - sxz * sxd) / det;
+        {
+            float tr = 0.5f * (sxx + szz), df = 0.5f * (sxx - szz);
+            float rt = sqrtf(df * df + sxz * sxz);
+            float l0 = tr + rt, l1 = tr - rt;
+            /* the first axis: (sxz, l0 - sxx), or (l0 - szz, sxz) when that is zero */
+            float ex = sxz, ez = l0 - sxx;
+            if (fabsf(ex) + fabsf(ez) < 1e-30f) {
+                ex = l0 - szz;
+                ez = sxz;
+            }
+            float en = sqrtf(ex * ex + ez * ez);
+            if (!(en > 0.0f)) { /* a round spread: any axis */
+                ex = en = 1.0f;
+                ez = 0.0f;
+            }
+            if (l0 > 0.0f) {
+                ex /= en;
+                ez /= en;
+                float g0 = (ex * sxd + ez * szd) / l0;
+                float g1 = l1 > 1e-4f * l0 ? (-ez * sxd + ex * szd) / l1 : 0.0f;
+                gx = g0 * ex - g1 * ez;
+                gz = g0 * ez + g1 * ex;
+            }
         }
         if (!isfinite(gx) || !isfinite(gz)) gx = gz = 0.0f;
         /* the body's forward and left (up x forward), horizontal */

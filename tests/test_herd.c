@@ -1,0 +1,500 @@
+/*
+ * Herds (crowdik/herd.h): creatures with 1 to 8 legs of 2 to 4 segments.
+ * Bad bodies and options are refused and change nothing; a quadruped on a
+ * 20-degree slope pitches with it and plants every foot; a four-segment leg
+ * over a step edge reaches the lower ground; a hexapod on flat ground keeps
+ * its animation; every backend agrees with the reference; the bits do not
+ * depend on the threads or on staged calls.
+ */
+#include "common.h"
+
+#include <crowdik/herd.h>
+
+#include "agreement.h"
+#include "creatures.h"
+#include "legs.h"
+
+#define DEG (3.14159265f / 180.0f)
+
+typedef struct herd_scene {
+    cik_herd *h;
+    cik_herd_streams s;
+    cik_herd_body body;
+    creature_kind kind;
+} herd_scene;
+
+static herd_scene make(creature_kind kind, int characters)
+{
+    herd_scene sc;
+    memset(&sc, 0, sizeof sc);
+    sc.kind = kind;
+    creature_body(kind, 1.0f, &sc.body);
+    cr_assert_eq(cik_herd_create(characters, &sc.body, &sc.h), CIK_OK);
+    cik_herd_streams_get(sc.h, &sc.s);
+    return sc;
+}
+
+/* A plane heightfield: height = y0 + gx x + gz z over [-20, 20]^2. */
+typedef struct plane_field {
+    float heights[81 * 81];
+    cik_heightfield hf;
+} plane_field;
+
+static void plane(plane_field *p, float y0, float gx, float gz)
+{
+    for (int iz = 0; iz < 81; ++iz)
+        for (int ix = 0; ix < 81; ++ix)
+            p->heights[iz * 81 + ix] = y0 + gx * (-20.0f + 0.5f * (float)ix) + gz * (-20.0f + 0.5f * (float)iz);
+    cik_heightfield hf = {-20.0f, -20.0f, 0.5f, 0.5f, 81, 81, p->heights};
+    p->hf = hf;
+}
+
+static float limit_excess_max(const herd_scene *sc, int c)
+{
+    float worst = 0.0f;
+    for (int l = 0; l < sc->body.leg_count; ++l) {
+        const int f = c * sc->body.leg_count + l;
+        for (int j = 0; j < sc->body.leg[l].segment_count; ++j) {
+            cik_quat q = {sc->s.solved_x[j][f], sc->s.solved_y[j][f], sc->s.solved_z[j][f], sc->s.solved_w[j][f]};
+            float e = cik_limit_excess(&sc->body.leg[l].limit[j], q);
+            if (e > worst) worst = e;
+        }
+    }
+    return worst;
+}
+
+/* The herd's outputs as bytes, to compare runs bit for bit. */
+static void outputs(const herd_scene *sc, float *out)
+{
+    const cik_herd_streams *s = &sc->s;
+    size_t k = 0;
+    for (int f = 0; f < s->foot_count; ++f) {
+        for (int j = 0; j < CIK_HERD_MAX_SEGMENTS; ++j) {
+            out[k++] = s->solved_x[j][f];
+            out[k++] = s->solved_y[j][f];
+            out[k++] = s->solved_z[j][f];
+            out[k++] = s->solved_w[j][f];
+        }
+        out[k++] = s->foot_x[f];
+        out[k++] = s->foot_y[f];
+        out[k++] = s->foot_z[f];
+        out[k++] = s->target_y[f];
+        out[k++] = s->weight[f];
+        out[k++] = s->locked[f];
+    }
+    for (int c = 0; c < s->character_count; ++c) {
+        out[k++] = s->body_height[c];
+        out[k++] = s->body_pitch[c];
+        out[k++] = s->body_roll[c];
+        for (int r = 0; r < CIK_HERD_ROOTS; ++r) out[k++] = s->solved_root_y[r][c];
+    }
+}
+#define OUTPUT_FLOATS(s) ((size_t)(s).foot_count * 22 + (size_t)(s).character_count * 5)
+
+/* ------------------------------------------------------------------------ */
+
+Test(herd, bad_bodies_are_refused)
+{
+    cik_herd_body good;
+    creature_body(CREATURE_QUADRUPED, 1.0f, &good);
+    cik_herd *sentinel = (cik_herd *)&good, *h = sentinel;
+    cik_herd_body b = good;
+    b.leg_count = 0;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    b.leg_count = CIK_HERD_MAX_LEGS + 1;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    b = good;
+    b.leg[1].segment_count = 1;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    b.leg[1].segment_count = CIK_HERD_MAX_SEGMENTS + 1;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    b = good;
+    b.leg[2].root = 2;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    b = good;
+    b.leg[0].segment[2].y = NAN;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_NON_FINITE);
+    b = good;
+    b.leg[3].hip.x = INFINITY;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_NON_FINITE);
+    b = good;
+    for (int s = 0; s < b.leg[0].segment_count; ++s) b.leg[0].segment[s] = (cik_vec3){0.0f, 0.0f, 0.0f};
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    b = good;
+    b.leg[1].limit[1].min_angle = 1.0f;
+    b.leg[1].limit[1].max_angle = 0.5f;
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_LIMIT);
+    b = good;
+    b.forward = (cik_vec3){0.0f, 1.0f, 0.0f};
+    cr_expect_eq(cik_herd_create(4, &b, &h), CIK_ERROR_ARGUMENT);
+    cr_expect_eq(cik_herd_create(0, &good, &h), CIK_ERROR_ARGUMENT);
+    cr_expect_eq(cik_herd_create(4, NULL, &h), CIK_ERROR_ARGUMENT);
+    cr_expect_eq(h, sentinel, "a refused create leaves *out alone");
+}
+
+/* set_body refuses what create refuses and a body of another layout, and a
+ * refused call changes nothing: the next frames give the bits of a herd
+ * that never saw it. */
+Test(herd, refused_set_body_and_options_change_nothing)
+{
+    herd_scene a = make(CREATURE_QUADRUPED, 40), b = make(CREATURE_QUADRUPED, 40);
+    plane_field pf;
+    plane(&pf, 0.0f, 0.05f, -0.1f);
+    creature_pose pose;
+    creature_stance(CREATURE_QUADRUPED, &a.body, &pose);
+    cik_herd_options o = cik_herd_default_options();
+    o.foot.solver.threads = 1;
+    for (int frame = 0; frame < 6; ++frame) {
+        for (int c = 0; c < 40; ++c) {
+            cik_vec3 at = {(float)(c % 8) - 4.0f, 0.0f, (float)(c / 8) - 2.0f + 0.01f * (float)frame};
+            float y;
+            cik_heightfield_sample(&pf.hf, at.x, at.z, &y, NULL);
+            at.y = y;
+            creature_pose_write(&pose, &a.s, c, at, 0.1f * (float)c, 0);
+            creature_pose_write(&pose, &b.s, c, at, 0.1f * (float)c, 0);
+        }
+        if (frame == 3) {
+            cik_herd_body bad = a.body, before;
+            cik_herd_get_body(a.h, 7, &before);
+            bad.leg[2].limit[0].swing_max = -1.0f;
+            cr_expect_eq(cik_herd_set_body(a.h, 7, &bad), CIK_ERROR_LIMIT);
+            bad = a.body;
+            bad.leg[0].segment_count = 3; /* another layout */
+            cr_expect_eq(cik_herd_set_body(a.h, 7, &bad), CIK_ERROR_ARGUMENT);
+            bad = a.body;
+            bad.leg_count = 3;
+            cr_expect_eq(cik_herd_set_body(a.h, 7, &bad), CIK_ERROR_ARGUMENT);
+            cr_expect_eq(cik_herd_set_body(a.h, 40, &a.body), CIK_ERROR_ARGUMENT);
+            cik_herd_body after;
+            cik_herd_get_body(a.h, 7, &after);
+            cr_expect(memcmp(&before, &after, sizeof before) == 0);
+            cik_herd_options bo = o;
+            bo.pitch_weight = 1.5f;
+            cr_expect_eq(cik_herd_frame(a.h, &pf.hf, &bo, 0.0f), CIK_ERROR_OPTIONS);
+            bo = o;
+            bo.max_tilt = -0.1f;
+            cr_expect_eq(cik_herd_place(a.h, &bo, 0.0f), CIK_ERROR_OPTIONS);
+            bo = o;
+            bo.foot.dt = 0.0f;
+            cr_expect_eq(cik_herd_probe(a.h, &bo, 0.0f), CIK_ERROR_OPTIONS);
+            bo = o;
+            bo.foot.solver.threshold = -1.0f;
+            cr_expect_eq(cik_herd_solve(a.h, &bo), CIK_ERROR_OPTIONS);
+            cr_expect_eq(cik_herd_frame(a.h, &pf.hf, &o, -1.0f), CIK_ERROR_ARGUMENT);
+            cik_heightfield bad_hf = pf.hf;
+            bad_hf.count_x = 1;
+            cr_expect_eq(cik_herd_frame(a.h, &bad_hf, &o, 0.0f), CIK_ERROR_ARGUMENT);
+        }
+        cr_assert_eq(cik_herd_frame(a.h, &pf.hf, &o, 0.0f), CIK_OK);
+        cr_assert_eq(cik_herd_frame(b.h, &pf.hf, &o, 0.0f), CIK_OK);
+    }
+    size_t n = OUTPUT_FLOATS(a.s);
+    float *oa = malloc(n * sizeof(float)), *ob = malloc(n * sizeof(float));
+    outputs(&a, oa);
+    outputs(&b, ob);
+    cr_expect(memcmp(oa, ob, n * sizeof(float)) == 0, "the refused calls changed the herd");
+    free(oa);
+    free(ob);
+    cik_herd_destroy(a.h);
+    cik_herd_destroy(b.h);
+}
+
+/* Standing on a plane that rises 20 degrees ahead, every foot planted (the
+ * first frame plants feet at the animation's floor): the plane fit is exact,
+ * so the body pitches by atan(tan 20 deg) = 20 deg (pitch weight 1) and does
+ * not roll; every foot reaches the ground in at most 3 passes, within
+ * limits. Across the slope the body rolls by half of it (roll weight 0.5). */
+Test(herd, quadruped_on_a_20_degree_slope)
+{
+    for (int across = 0; across < 2; ++across) {
+        herd_scene sc = make(CREATURE_QUADRUPED, 16);
+        plane_field pf;
+        const float g = tanf(20.0f * DEG);
+        plane(&pf, 0.0f, across ? g : 0.0f, across ? 0.0f : g);
+        creature_pose pose;
+        creature_stance(CREATURE_QUADRUPED, &sc.body, &pose);
+        cik_herd_options o = cik_herd_default_options();
+        for (int frame = 0; frame < 30; ++frame) {
+            for (int c = 0; c < 16; ++c) {
+                cik_vec3 at = {(float)(c % 4) * 3.0f - 5.0f, 0.0f, (float)(c / 4) * 3.0f - 5.0f};
+                cik_heightfield_sample(&pf.hf, at.x, at.z, &at.y, NULL);
+                creature_pose_write(&pose, &sc.s, c, at, 0.0f, 0);
+            }
+            cr_assert_eq(cik_herd_frame(sc.h, &pf.hf, &o, 0.0f), CIK_OK);
+        }
+        for (int c = 0; c < 16; ++c) {
+            float pitch = sc.s.body_pitch[c] / DEG, roll = sc.s.body_roll[c] / DEG;
+            if (across) {
+                /* +X is the body's left: the ground rises to the left */
+                cr_expect_float_eq(roll, 0.5f * 20.0f, 0.05f, "character %d roll %.3f", c, roll);
+                cr_expect_float_eq(pitch, 0.0f, 0.05f, "character %d pitch %.3f", c, pitch);
+            } else {
+                cr_expect_float_eq(pitch, 20.0f, 0.05f, "character %d pitch %.3f", c, pitch);
+                cr_expect_float_eq(roll, 0.0f, 0.05f, "character %d roll %.3f", c, roll);
+            }
+            for (int l = 0; l < 4; ++l) {
+                const int f = 4 * c + l;
+                float y;
+                cik_heightfield_sample(&pf.hf, sc.s.foot_x[f], sc.s.foot_z[f], &y, NULL);
+                cr_expect(sc.s.planted[f] == 1.0f && sc.s.weight[f] == 1.0f, "foot %d not planted", f);
+                cr_expect(fabsf(sc.s.foot_y[f] - y) < 4e-4f, "foot %d %.5f off its ground", f, sc.s.foot_y[f] - y);
+                cr_expect(sc.s.passes[f] <= 3.0f, "foot %d took %g passes", f, sc.s.passes[f]);
+            }
+            cr_expect(limit_excess_max(&sc, c) < 1e-3f, "character %d beyond a limit", c);
+        }
+        cik_herd_destroy(sc.h);
+    }
+}
+
+/* The caller's own ground (stage 2 by hand): a 10 cm step down just behind
+ * the left hind hoof's edge... the hoof 2 cm past the edge, on the low
+ * side. The four-segment leg reaches the lower ground in at most 3 passes,
+ * within its limits; the body comes down; every other foot stays on its
+ * ground. */
+Test(herd, four_segment_leg_over_a_step_edge)
+{
+    herd_scene sc = make(CREATURE_QUADRUPED, 1);
+    creature_pose pose;
+    creature_stance(CREATURE_QUADRUPED, &sc.body, &pose);
+    cik_herd_options o = cik_herd_default_options();
+    cr_assert_eq(sc.body.leg[0].segment_count, 4);
+    cik_vec3 at = {0.0f, 0.0f, 0.0f};
+    float edge_z = 0.0f;
+    for (int frame = 0; frame < 40; ++frame) {
+        creature_pose_write(&pose, &sc.s, 0, at, 0.0f, 0);
+        cr_assert_eq(cik_herd_probe(sc.h, &o, 0.0f), CIK_OK);
+        if (frame == 0) edge_z = sc.s.anim_foot_z[0] + 0.02f; /* the hoof 2 cm behind the edge */
+        for (int f = 0; f < 4; ++f) {
+            int low = sc.s.probe_x[f] > 0.0f && sc.s.probe_z[f] < edge_z;
+            sc.s.contact_y[f] = low ? -0.1f : 0.0f;
+            sc.s.contact_nx[f] = sc.s.contact_nz[f] = 0.0f;
+            sc.s.contact_ny[f] = 1.0f;
+        }
+        cr_assert_eq(cik_herd_place(sc.h, &o, 0.0f), CIK_OK);
+        cr_assert_eq(cik_herd_solve(sc.h, &o), CIK_OK);
+    }
+    cr_expect(sc.s.probe_z[0] < edge_z && sc.s.probe_x[0] > 0.0f, "the hoof is over the step");
+    cr_expect(fabsf(sc.s.foot_y[0] + 0.1f) < 4e-4f, "hind hoof at %.4f, not on the lower ground", sc.s.foot_y[0]);
+    cr_expect(sc.s.passes[0] <= 3.0f, "%g passes", sc.s.passes[0]);
+    for (int f = 1; f < 4; ++f)
+        cr_expect(fabsf(sc.s.foot_y[f]) < 4e-4f, "foot %d at %.4f, off its ground", f, sc.s.foot_y[f]);
+    cr_expect(sc.s.body_height[0] < -0.01f, "the body did not come down (%.4f)", sc.s.body_height[0]);
+    cr_expect(limit_excess_max(&sc, 0) < 1e-3f);
+    /* the leg bent at every hinge, none turned past the others: each hinge
+     * moved less than 25 degrees from the standing pose */
+    for (int j = 1; j < 4; ++j) {
+        cik_quat a = pose.q[0][j], s = {sc.s.solved_x[j][0], sc.s.solved_y[j][0], sc.s.solved_z[j][0], sc.s.solved_w[j][0]};
+        float d = fabsf(a.x * s.x + a.y * s.y + a.z * s.z + a.w * s.w);
+        float turn = 2.0f * acosf(d > 1.0f ? 1.0f : d) / DEG;
+        cr_expect(turn < 25.0f, "joint %d turned %.1f deg", j, turn);
+    }
+    cik_herd_destroy(sc.h);
+}
+
+/* The hexapod's tripod gait on flat ground with the gait's own contacts
+ * (weights): nothing to correct, so the solved legs are the animated ones
+ * (no pass runs: every foot is within the threshold at its start) and the
+ * body neither moves nor tilts. */
+Test(herd, hexapod_on_flat_ground_keeps_its_animation)
+{
+    herd_scene sc = make(CREATURE_HEXAPOD, 24);
+    creature_gait gait;
+    cr_assert_eq(creature_gait_build(CREATURE_HEXAPOD, &sc.body, &gait), 0);
+    plane_field pf;
+    plane(&pf, 0.0f, 0.0f, 0.0f);
+    cik_herd_options o = cik_herd_default_options();
+    o.foot.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    float worst = 0.0f;
+    for (int frame = 0; frame < 120; ++frame) {
+        float t = (float)frame / 60.0f;
+        for (int c = 0; c < 24; ++c) {
+            float tc = t + (float)(7 * c) / 60.0f; /* whole frames of the gait: no interpolation */
+            creature_pose p;
+            creature_gait_sample(&gait, tc, &p);
+            float yaw = 0.25f * (float)c;
+            cik_vec3 at = {(float)(c % 6) - 3.0f + gait.speed * tc * sinf(yaw), 0.0f,
+                           (float)(c / 6) - 2.0f + gait.speed * tc * cosf(yaw)};
+            creature_pose_write(&p, &sc.s, c, at, yaw, 1);
+        }
+        cr_assert_eq(cik_herd_frame(sc.h, &pf.hf, &o, 0.0f), CIK_OK);
+        for (int c = 0; c < 24; ++c) {
+            cr_expect(sc.s.body_height[c] == 0.0f && sc.s.body_pitch[c] == 0.0f && sc.s.body_roll[c] == 0.0f,
+                      "frame %d character %d: the body moved", frame, c);
+        }
+        for (int f = 0; f < sc.s.foot_count; ++f) {
+            cr_expect(sc.s.passes[f] == 0.0f, "frame %d foot %d: %g passes", frame, f, sc.s.passes[f]);
+            for (int j = 0; j < 3; ++j) {
+                float d = fabsf(sc.s.pose_x[j][f] * sc.s.solved_x[j][f] + sc.s.pose_y[j][f] * sc.s.solved_y[j][f] +
+                                sc.s.pose_z[j][f] * sc.s.solved_z[j][f] + sc.s.pose_w[j][f] * sc.s.solved_w[j][f]);
+                float turn = 2.0f * acosf(d > 1.0f ? 1.0f : d);
+                if (turn > worst) worst = turn;
+            }
+        }
+    }
+    cr_expect(worst < 1e-3f, "a joint turned %.5f rad from its animation", worst);
+    creature_gait_free(&gait);
+    cik_herd_destroy(sc.h);
+}
+
+/* The walk over rolling ground: every backend's feet agree with the
+ * reference's (both converged: within twice the threshold; one converged
+ * and not the other: an exception, at most what the agreement rule allows),
+ * and the body, which does not depend on the solve, is the same bits. */
+static float rolling(float x, float z) { return 0.15f * sinf(0.9f * x) * cosf(0.7f * z) + 0.05f * sinf(2.1f * z + 0.3f); }
+
+static void walk_frames(herd_scene *sc, const creature_gait *gait, const cik_heightfield *hf, cik_backend be,
+                        int threads, int frames, int staged, float *out_per_frame)
+{
+    cik_herd_options o = cik_herd_default_options();
+    o.foot.solver.backend = be;
+    o.foot.solver.threads = threads;
+    const int n = sc->s.character_count;
+    for (int frame = 0; frame < frames; ++frame) {
+        float t = (float)frame / 60.0f;
+        for (int c = 0; c < n; ++c) {
+            float tc = t + 0.061f * (float)c, yaw = 0.4f * (float)c;
+            creature_pose p;
+            creature_gait_sample(gait, tc, &p);
+            cik_vec3 at = {(float)(c % 16) * 2.0f - 16.0f + gait->speed * tc * sinf(yaw), 0.0f,
+                           (float)(c / 16) * 2.5f - 16.0f + gait->speed * tc * cosf(yaw)};
+            cik_heightfield_sample(hf, at.x, at.z, &at.y, NULL);
+            creature_pose_write(&p, &sc->s, c, at, yaw, 0);
+        }
+        if (staged) {
+            cr_assert_eq(cik_herd_probe(sc->h, &o, 0.0f), CIK_OK);
+            cr_assert_eq(cik_herd_ground_heightfield(sc->h, hf, &o), CIK_OK);
+            cr_assert_eq(cik_herd_place(sc->h, &o, 0.0f), CIK_OK);
+            cr_assert_eq(cik_herd_solve(sc->h, &o), CIK_OK);
+        } else {
+            cr_assert_eq(cik_herd_frame(sc->h, hf, &o, 0.0f), CIK_OK);
+        }
+        if (out_per_frame) outputs(sc, out_per_frame + (size_t)frame * OUTPUT_FLOATS(sc->s));
+    }
+}
+
+typedef struct rolling_field {
+    float heights[161 * 161];
+    cik_heightfield hf;
+} rolling_field;
+
+static void make_rolling(rolling_field *r)
+{
+    for (int iz = 0; iz < 161; ++iz)
+        for (int ix = 0; ix < 161; ++ix)
+            r->heights[iz * 161 + ix] = rolling(-40.0f + 0.5f * (float)ix, -40.0f + 0.5f * (float)iz);
+    cik_heightfield hf = {-40.0f, -40.0f, 0.5f, 0.5f, 161, 161, r->heights};
+    r->hf = hf;
+}
+
+T_KERNEL_TEST(herd, backends_agree_with_the_reference)
+{
+    static rolling_field rf;
+    make_rolling(&rf);
+    for (int kind = CREATURE_QUADRUPED; kind <= CREATURE_HEXAPOD; ++kind) {
+        herd_scene ref = make((creature_kind)kind, 256), got = make((creature_kind)kind, 256);
+        creature_gait gait;
+        cr_assert_eq(creature_gait_build((creature_kind)kind, &ref.body, &gait), 0);
+        const float thr = cik_herd_default_options().foot.solver.threshold;
+        long feet = 0, exceptions = 0;
+        for (int chunk = 0; chunk < 4; ++chunk) {
+            walk_frames(&ref, &gait, &rf.hf, CIK_BACKEND_REFERENCE, 1, 15, 0, NULL);
+            walk_frames(&got, &gait, &rf.hf, be, 1, 15, 0, NULL);
+            for (int c = 0; c < 256; ++c) {
+                cr_assert(ref.s.body_height[c] == got.s.body_height[c] && ref.s.body_pitch[c] == got.s.body_pitch[c],
+                          "character %d: the body differs", c);
+            }
+            for (int f = 0; f < ref.s.foot_count; ++f) {
+                ++feet;
+                int cr_ok = ref.s.error[f] < thr, cg_ok = got.s.error[f] < thr;
+                if (cr_ok != cg_ok) {
+                    ++exceptions;
+                    continue;
+                }
+                float dx = ref.s.foot_x[f] - got.s.foot_x[f], dy = ref.s.foot_y[f] - got.s.foot_y[f],
+                      dz = ref.s.foot_z[f] - got.s.foot_z[f];
+                if (cr_ok) cr_expect(sqrtf(dx * dx + dy * dy + dz * dz) <= 2.0f * thr, "foot %d apart", f);
+            }
+        }
+        long allowed = agreement_allowed(feet, 1e-3);
+        cr_expect(exceptions <= allowed, "%s: %ld of %ld feet converged on one backend only (allowed %ld)",
+                  creature_name((creature_kind)kind), exceptions, feet, allowed);
+        creature_gait_free(&gait);
+        cik_herd_destroy(ref.h);
+        cik_herd_destroy(got.h);
+    }
+}
+
+/* The same bits on 1 and 2 threads and through the staged calls. */
+Test(herd, threads_and_stages_give_the_same_bits)
+{
+    static rolling_field rf;
+    make_rolling(&rf);
+    herd_scene a = make(CREATURE_QUADRUPED, 600), b = make(CREATURE_QUADRUPED, 600),
+               c = make(CREATURE_QUADRUPED, 600);
+    creature_gait gait;
+    cr_assert_eq(creature_gait_build(CREATURE_QUADRUPED, &a.body, &gait), 0);
+    const int frames = 20;
+    size_t n = OUTPUT_FLOATS(a.s) * frames;
+    float *oa = malloc(n * sizeof(float)), *ob = malloc(n * sizeof(float)), *oc = malloc(n * sizeof(float));
+    walk_frames(&a, &gait, &rf.hf, CIK_BACKEND_AUTO, 1, frames, 0, oa);
+    walk_frames(&b, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, frames, 0, ob);
+    walk_frames(&c, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, frames, 1, oc);
+    cr_expect(memcmp(oa, ob, n * sizeof(float)) == 0, "1 and 2 threads differ");
+    cr_expect(memcmp(oa, oc, n * sizeof(float)) == 0, "the staged calls differ from the frame");
+    free(oa);
+    free(ob);
+    free(oc);
+    creature_gait_free(&gait);
+    cik_herd_destroy(a.h);
+    cik_herd_destroy(b.h);
+    cik_herd_destroy(c.h);
+}
+
+/* Herds of every leg count and segment count from 1 x 2 to 8 x 4 build, and
+ * their solved feet are where the batches' own forward kinematics put them. */
+Test(herd, any_leg_count_and_segment_count)
+{
+    for (int legs = 1; legs <= CIK_HERD_MAX_LEGS; ++legs) {
+        for (int seg = 2; seg <= CIK_HERD_MAX_SEGMENTS; ++seg) {
+            cik_herd_body b;
+            memset(&b, 0, sizeof b);
+            b.leg_count = legs;
+            b.forward = (cik_vec3){0, 0, 1};
+            for (int l = 0; l < legs; ++l) {
+                cik_herd_leg *leg = &b.leg[l];
+                leg->root = l % 2;
+                leg->segment_count = seg;
+                leg->hip = (cik_vec3){0.2f * (float)(l - legs / 2), 0.0f, 0.1f * (float)l};
+                for (int s = 0; s < seg; ++s) {
+                    leg->segment[s] = (cik_vec3){0.0f, -0.8f / (float)seg, 0.0f};
+                    leg->limit[s] = s == 0 ? limit_swing_twist((cik_vec3){0, -1, 0}, -0.5f, 0.5f, 1.2f)
+                                           : limit_hinge((cik_vec3){1, 0, 0}, -1.5f, 1.5f);
+                }
+            }
+            cik_herd *h = NULL;
+            cr_assert_eq(cik_herd_create(3, &b, &h), CIK_OK, "%d legs of %d segments", legs, seg);
+            cik_herd_streams s;
+            cik_herd_streams_get(h, &s);
+            cr_expect_eq(s.foot_count, 3 * legs);
+            for (int c = 0; c < 3; ++c)
+                for (int r = 0; r < CIK_HERD_ROOTS; ++r) s.root_y[r][c] = 0.75f;
+            plane_field pf;
+            plane(&pf, 0.0f, 0.0f, 0.0f);
+            cik_herd_options o = cik_herd_default_options();
+            cr_assert_eq(cik_herd_frame(h, &pf.hf, &o, 0.0f), CIK_OK);
+            for (int c = 0; c < 3; ++c) {
+                for (int l = 0; l < legs; ++l) {
+                    const int f = c * legs + l;
+                    cik_vec3 e;
+                    cr_assert_eq(cik_batch_forward(cik_herd_batch(h, seg), cik_herd_chain_index(h, c, l), NULL, &e),
+                                 CIK_OK);
+                    cr_expect(e.x == s.foot_x[f] || fabsf(e.x - s.foot_x[f]) < 1e-5f);
+                    cr_expect(fabsf(e.y - s.foot_y[f]) < 1e-5f && fabsf(e.z - s.foot_z[f]) < 1e-5f);
+                    /* straight legs 0.8 long under roots at 0.75: on the ground */
+                    cr_expect(fabsf(s.foot_y[f]) < 4e-4f, "%d x %d: foot %d at %.5f", legs, seg, f, s.foot_y[f]);
+                }
+            }
+            cik_herd_destroy(h);
+        }
+    }
+}
