@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "crowdik/crowdik.h"
 #include "bench_foot.h"
+#include "bench_herd.h"
 #include "bench_peers.h"
 #include "bench_timing.h"
 #include "shim.h"
@@ -172,7 +173,7 @@ static void bm_ccd(cikb_state *s)
 
 /* ---- registration ------------------------------------------------------- */
 
-static const wl_kind kinds[] = {WL_LEGS, WL_LEGS_NO_LIMITS, WL_SPINE, WL_TAIL};
+static const wl_kind kinds[] = {WL_LEGS, WL_LEGS_NO_LIMITS, WL_HOCK_LEG, WL_HIND_LEG, WL_SPINE, WL_TAIL};
 #define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
 /* per workload: the backends with the default options, the textbook and its
  * variant, then the backends solving plain CCD */
@@ -275,6 +276,7 @@ static void register_all(int quick)
         }
     }
     bench_foot_register(quick);
+    bench_herd_register(quick);
     bench_peers_register(quick);
 }
 
@@ -297,6 +299,7 @@ int main(int argc, char **argv)
     int rc = cikb_main(argc, argv, register_all, usage, 0.1);
     fixture_free();
     bench_foot_cleanup();
+    bench_herd_cleanup();
     bench_peers_cleanup();
     return rc;
 }

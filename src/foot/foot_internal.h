@@ -162,6 +162,62 @@ typedef struct cik__foot_job {
     const unsigned char *on;
 } cik__foot_job;
 
+
+/* ------------------------------------------------------------------------ */
+/* Herds (herd.c, herd_kernel.h)                                            */
+
+#define CIK__HERD_SEGMENTS 4 /* CIK_HERD_MAX_SEGMENTS */
+
+/* A herd's per-foot streams (foot f = legs * character + leg). HF_POSE +
+ * 4 k + s (k: x, y, z, w; s the joint), the same for HF_SOLVED. Every leg
+ * runs through the kernels as four segments: a shorter one's last offsets
+ * are zero and its last rotations the identity. */
+enum {
+    HF_POSE = 0,
+    HF_WEIGHT = HF_POSE + 4 * CIK__HERD_SEGMENTS,
+    HF_PLANTED, HF_LOCKED,
+    HF_AFX, HF_AFY, HF_AFZ,
+    HF_PROBEX, HF_PROBEZ,
+    HF_CY, HF_CNX, HF_CNY, HF_CNZ,
+    HF_TX, HF_TY, HF_TZ,
+    HF_SOLVED,
+    HF_FX = HF_SOLVED + 4 * CIK__HERD_SEGMENTS, HF_FY, HF_FZ,
+    HF_ERROR, HF_PASSES,
+    /* carried from frame to frame: the animated foot of the last frame (its
+     * speed), the contact's age and the weight's easing, the lock's anchor
+     * (x, z), the release blend's age and offset (x, z), 1 for a foot the
+     * next probe starts afresh */
+    HF_PREVX, HF_PREVY, HF_PREVZ, HF_CTIME, HF_EASE, HF_ANCX, HF_ANCZ, HF_BTIME, HF_BOFX, HF_BOFZ, HF_COLD,
+    /* within a frame: the animated root of the foot's leg (x, y, z, qx,
+     * qy, qz, qw), its floor; the animated hip; the body's correction (the
+     * pivot, the tilt's quaternion, the vertical lift) and the solved root */
+    HF_RP, HF_FLOOR = HF_RP + 7,
+    HF_HIPX, HF_HIPY, HF_HIPZ,
+    HF_PIVX, HF_PIVY, HF_PIVZ, HF_TQX, HF_TQY, HF_TQZ, HF_TQW, HF_LIFT,
+    HF_SRP, /* 7 */
+    /* constant per foot (set with the body): the hip (3), the four
+     * segments (3 each), the segment count, the reach; per joint s its
+     * prepared limit at HF_LIM + LIMIT_COUNT s + LIMIT_* (hinge: no swing,
+     * sine 0, cosine 1) */
+    HF_HIP = HF_SRP + 7,
+    HF_SEG = HF_HIP + 3,
+    HF_NSEG = HF_SEG + 3 * CIK__HERD_SEGMENTS,
+    HF_REACH,
+    HF_LIM,
+    HF_COUNT = HF_LIM + LIMIT_COUNT * CIK__HERD_SEGMENTS
+};
+
+/* What a herd kernel pass reads and writes. */
+typedef struct cik__herd_job {
+    float *const *f;                                  /* HF_COUNT streams */
+    const cik_streams *bs[CIK__HERD_SEGMENTS + 1];    /* batches by joint count, chain = foot; NULL: none */
+    int primed, contacts, lock;
+    float dt, plant2, release2, min_contact, ease_in, ease_out, first_plant;
+    float radius2, unlock_time, margin, soft, tol, tol_c, tol_s;
+} cik__herd_job;
+
+typedef void (*cik__herd_fn)(const cik__herd_job *job, int begin, int end);
+
 /* A pass over feet [begin, end): multiples of `lanes`, 64-byte aligned. */
 typedef void (*cik__foot_fn)(const cik__foot_job *job, int begin, int end);
 
@@ -174,6 +230,10 @@ typedef struct cik__foot_kernel {
     cik__foot_fn place_b; /* stage 3 after it: roots, pulled-in targets, start poses */
     cik__foot_fn align;   /* stage 5 */
     cik__foot_fn settle;  /* stage 5 after align: targets raised where a point is below its ground */
+    /* the herd's per-foot passes (herd_kernel.h) */
+    cik__herd_fn herd_probe;  /* animated feet, contacts, locks, probes */
+    cik__herd_fn herd_place;  /* targets and the chains' roots and start poses */
+    cik__herd_fn herd_output; /* solved rotations and feet */
 } cik__foot_kernel;
 
 /* The one-lane build (src/kernels/isa.c), which also runs the feet left

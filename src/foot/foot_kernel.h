@@ -741,4 +741,7 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
     }
 }
 
-const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align, k_settle};
+#include "herd_kernel.h"
+
+const cik__foot_kernel CIK_FOOT_SYMBOL = {CIK_LANES, k_probe, k_ground_cells, k_ground, k_place_a, k_place_b, k_align,
+                                          k_settle, k_herd_probe, k_herd_place, k_herd_output};

@@ -34,40 +34,17 @@ enum {
     HC_COUNT
 };
 
-/* Per-foot streams. HF_POSE + 4 k + s (k: x, y, z, w; s the joint), the same
- * for HF_SOLVED. */
-enum {
-    HF_POSE = 0,
-    HF_WEIGHT = HF_POSE + 4 * CIK_HERD_MAX_SEGMENTS,
-    HF_PLANTED, HF_LOCKED,
-    HF_AFX, HF_AFY, HF_AFZ,
-    HF_PROBEX, HF_PROBEZ,
-    HF_CY, HF_CNX, HF_CNY, HF_CNZ,
-    HF_TX, HF_TY, HF_TZ,
-    HF_SOLVED,
-    HF_FX = HF_SOLVED + 4 * CIK_HERD_MAX_SEGMENTS, HF_FY, HF_FZ,
-    HF_ERROR, HF_PASSES,
-    /* carried from frame to frame: the animated foot of the last frame (its
-     * speed), the contact's age and the weight's easing, the lock's anchor
-     * (x, z), the release blend's age and offset (x, z), 1 for a foot the
-     * next probe starts afresh */
-    HF_PREVX, HF_PREVY, HF_PREVZ, HF_CTIME, HF_EASE, HF_ANCX, HF_ANCZ, HF_BTIME, HF_BOFX, HF_BOFZ, HF_COLD,
-    /* from the probe to place: the animated hip (world) */
-    HF_HIPX, HF_HIPY, HF_HIPZ,
-    /* constant per foot (set with the body): the leg's reach */
-    HF_REACH,
-    HF_COUNT
-};
 
 #define JOINT_KINDS (CIK_HERD_MAX_SEGMENTS + 1) /* batches indexed by joint count */
+typedef char herd_segments_match[CIK__HERD_SEGMENTS == CIK_HERD_MAX_SEGMENTS ? 1 : -1];
 
 struct cik_herd {
     int characters, legs, feet;
     int primed;
     cik_allocator alloc;
     int segments[CIK_HERD_MAX_LEGS]; /* per leg index */
-    int rank[CIK_HERD_MAX_LEGS];     /* among the legs with its joint count */
-    int per_kind[JOINT_KINDS];       /* legs per character of each joint count */
+    /* one batch per joint count the body has, a chain per foot (chain f =
+     * foot f), the feet of other shapes off in it */
     cik_batch *batch[JOINT_KINDS], *trial[JOINT_KINDS];
     cik_streams bs[JOINT_KINDS];
     cik__team_state team;
@@ -173,20 +150,47 @@ static cik_status try_legs(cik_herd *h, const cik_herd_body *b)
 
 /* Installs a checked body for character `ch`: its legs' chains (read back
  * from the batch, so that the herd keeps the axes the batch normalised),
- * the legs' reach. */
+ * and the kernels' per-foot constants (four segments, the unused ones
+ * zero with no limit). */
 static void install_body(cik_herd *h, int ch, const cik_herd_body *b)
 {
     cik_herd_body nb = *b;
     nb.forward = vec3_normalize(b->forward);
+    float *const *F = h->f;
     for (int l = 0; l < h->legs; ++l) {
-        const int n = h->segments[l];
+        const int n = h->segments[l], f = ch * h->legs + l;
         cik_chain c;
         leg_chain(&b->leg[l], &c);
-        const int idx = ch * h->per_kind[n] + h->rank[l];
-        cik_batch_set_chain(h->batch[n], idx, &c);
-        cik_batch_get_chain(h->batch[n], idx, &c);
-        for (int s = 0; s < n; ++s) nb.leg[l].limit[s] = c.limit[s];
-        h->f[HF_REACH][ch * h->legs + l] = leg_reach(&b->leg[l]);
+        cik_batch_set_chain(h->batch[n], f, &c);
+        cik_batch_get_chain(h->batch[n], f, &c);
+        F[HF_HIP][f] = b->leg[l].hip.x;
+        F[HF_HIP + 1][f] = b->leg[l].hip.y;
+        F[HF_HIP + 2][f] = b->leg[l].hip.z;
+        for (int s = 0; s < CIK_HERD_MAX_SEGMENTS; ++s) {
+            cik_vec3 sg = s < n ? b->leg[l].segment[s] : vec3(0, 0, 0);
+            F[HF_SEG + 3 * s][f] = sg.x;
+            F[HF_SEG + 3 * s + 1][f] = sg.y;
+            F[HF_SEG + 3 * s + 2][f] = sg.z;
+            cik_limit lm;
+            memset(&lm, 0, sizeof lm);
+            if (s < n) lm = c.limit[s];
+            if (s < n) nb.leg[l].limit[s] = lm;
+            float swing = lm.type == CIK_LIMIT_SWING_TWIST ? lm.swing_max : 0.0f;
+            float v[LIMIT_COUNT];
+            v[LIMIT_TYPE] = (float)lm.type;
+            v[LIMIT_AX] = lm.axis.x;
+            v[LIMIT_AY] = lm.axis.y;
+            v[LIMIT_AZ] = lm.axis.z;
+            v[LIMIT_SMIN] = sinf(0.5f * lm.min_angle);
+            v[LIMIT_CMIN] = cosf(0.5f * lm.min_angle);
+            v[LIMIT_SMAX] = sinf(0.5f * lm.max_angle);
+            v[LIMIT_CMAX] = cosf(0.5f * lm.max_angle);
+            v[LIMIT_SSWING] = sinf(0.5f * swing);
+            v[LIMIT_CSWING] = cosf(0.5f * swing);
+            for (int k = 0; k < LIMIT_COUNT; ++k) F[HF_LIM + LIMIT_COUNT * s + k][f] = v[k];
+        }
+        F[HF_NSEG][f] = (float)n;
+        F[HF_REACH][f] = leg_reach(&b->leg[l]);
     }
     for (int l = h->legs; l < CIK_HERD_MAX_LEGS; ++l) memset(&nb.leg[l], 0, sizeof nb.leg[l]);
     h->bodies[ch] = nb;
@@ -235,17 +239,20 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
     h->characters = character_count;
     h->legs = body->leg_count;
     h->feet = h->legs * character_count;
+    int has[JOINT_KINDS] = {0};
     for (int l = 0; l < h->legs; ++l) {
-        const int n = body->leg[l].segment_count;
-        h->segments[l] = n;
-        h->rank[l] = h->per_kind[n]++;
+        h->segments[l] = body->leg[l].segment_count;
+        has[h->segments[l]] = 1;
     }
     const cik_allocator *ap = a.allocate ? &a : NULL;
     for (int n = 2; n < JOINT_KINDS && s == CIK_OK; ++n) {
-        if (!h->per_kind[n]) continue;
-        s = cik_batch_create_with(character_count * h->per_kind[n], n, ap, &h->batch[n]);
+        if (!has[n]) continue;
+        s = cik_batch_create_with(h->feet, n, ap, &h->batch[n]);
         if (s == CIK_OK) s = cik_batch_create_with(1, n, ap, &h->trial[n]);
-        if (s == CIK_OK) cik_batch_streams(h->batch[n], &h->bs[n]);
+        if (s == CIK_OK) {
+            cik_batch_streams(h->batch[n], &h->bs[n]);
+            for (int f = 0; f < h->feet; ++f) h->bs[n].enabled[f] = (unsigned char)(h->segments[f % h->legs] == n);
+        }
     }
     if (s == CIK_OK) s = try_legs(h, body);
     if (s != CIK_OK) {
@@ -278,6 +285,7 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
             h->f[HF_POSE + 12 + s2][f] = h->f[HF_SOLVED + 12 + s2][f] = 1.0f;
         h->f[HF_WEIGHT][f] = 1.0f;
         h->f[HF_CNY][f] = 1.0f;
+        h->f[HF_RP + 6][f] = h->f[HF_SRP + 6][f] = h->f[HF_TQW][f] = 1.0f;
     }
     *out = h;
     return CIK_OK;
@@ -317,7 +325,7 @@ const cik_batch *cik_herd_batch(const cik_herd *h, int joint_count)
 int cik_herd_chain_index(const cik_herd *h, int character, int leg)
 {
     if (!h || character < 0 || character >= h->characters || leg < 0 || leg >= h->legs) return -1;
-    return character * h->per_kind[h->segments[leg]] + h->rank[leg];
+    return character * h->legs + leg;
 }
 
 cik_status cik_herd_reset(cik_herd *h)
@@ -393,16 +401,16 @@ cik_status cik_herd_streams_get(cik_herd *h, cik_herd_streams *o)
 /* The frame                                                                */
 
 /* What the stages need from the options and the frame time, worked out
- * once per call, in the herd's units and per frame. */
+ * once per call, in the herd's units and per frame: the kernels' job, then
+ * the body's own. */
 typedef struct herd_args {
     cik_herd *h;
+    const cik__foot_kernel *k;
     const cik_heightfield *hf;
-    int primed, contacts, lock;
-    float dt, plant2, release2, min_contact, ease_in, ease_out, first_plant;
-    float radius2, unlock_time, margin, soft, tol_cos;
+    cik__herd_job job;
     float max_drop, max_raise, pitch_w, roll_w, max_tilt;
-    float spring_w, spring_k; /* 1 / time, exp(-dt / time); now: no smoothing */
-    int spring_now;
+    float spring_w, spring_k; /* 1 / time, exp(-dt / time) */
+    int spring_now;           /* no smoothing */
 } herd_args;
 
 static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, herd_args *a, cik_options *so)
@@ -419,22 +427,30 @@ static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, he
     so->threshold = o->solver.threshold * u;
     memset(a, 0, sizeof *a);
     a->h = h;
-    a->dt = dt > 0.0f ? dt : o->dt;
-    a->primed = h->primed;
-    a->contacts = o->contacts;
-    a->lock = o->lock;
-    float ps = o->plant_speed * u * a->dt, rs = o->release_speed * u * a->dt;
-    a->plant2 = ps * ps;
-    a->release2 = rs * rs;
-    a->min_contact = o->min_contact_time;
-    a->ease_in = o->ease_in_time > 0.0f ? a->dt / o->ease_in_time : 2.0f;
-    a->ease_out = o->ease_out_time > 0.0f ? a->dt / o->ease_out_time : 2.0f;
-    a->first_plant = 0.05f * u;
-    a->radius2 = o->lock_radius * u * o->lock_radius * u;
-    a->unlock_time = o->unlock_time;
-    a->margin = o->reach_margin;
-    a->soft = o->soft_reach;
-    a->tol_cos = cosf(0.5f * (o->limit_tolerance < 6.0f ? o->limit_tolerance : 6.0f));
+    const cik__isa *isa = cik__isa_usable(o->solver.backend);
+    if (!isa || !isa->foot) return CIK_ERROR_BACKEND_UNAVAILABLE;
+    a->k = isa->foot;
+    cik__herd_job *j = &a->job;
+    j->f = h->f;
+    for (int n = 2; n < JOINT_KINDS; ++n) j->bs[n] = h->batch[n] ? &h->bs[n] : NULL;
+    j->dt = dt > 0.0f ? dt : o->dt;
+    j->primed = h->primed;
+    j->contacts = o->contacts;
+    j->lock = o->lock;
+    float ps = o->plant_speed * u * j->dt, rs = o->release_speed * u * j->dt;
+    j->plant2 = ps * ps;
+    j->release2 = rs * rs;
+    j->min_contact = o->min_contact_time;
+    j->ease_in = o->ease_in_time > 0.0f ? j->dt / o->ease_in_time : 2.0f;
+    j->ease_out = o->ease_out_time > 0.0f ? j->dt / o->ease_out_time : 2.0f;
+    j->first_plant = 0.05f * u;
+    j->radius2 = o->lock_radius * u * o->lock_radius * u;
+    j->unlock_time = o->unlock_time;
+    j->margin = o->reach_margin;
+    j->soft = o->soft_reach;
+    j->tol = o->limit_tolerance < 7.0f ? o->limit_tolerance : 7.0f;
+    j->tol_c = cosf(0.5f * j->tol);
+    j->tol_s = sinf(0.5f * j->tol);
     a->max_drop = o->max_pelvis_drop * u;
     a->max_raise = opt->max_raise * u;
     a->pitch_w = opt->pitch_weight;
@@ -442,136 +458,54 @@ static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, he
     a->max_tilt = opt->max_tilt;
     a->spring_now = !(o->pelvis_smooth_time >= 1e-6f);
     a->spring_w = a->spring_now ? 0.0f : 1.0f / o->pelvis_smooth_time;
-    a->spring_k = a->spring_now ? 0.0f : expf(-a->dt / o->pelvis_smooth_time);
+    a->spring_k = a->spring_now ? 0.0f : expf(-j->dt / o->pelvis_smooth_time);
     return CIK_OK;
 }
 
-static float smooth01(float x)
+static cik_vec3 ld3(float *const *s, int k, int i) { return vec3(s[k][i], s[k + 1][i], s[k + 2][i]); }
+
+/* q / |q| with one division; a zero quaternion becomes the identity. */
+static cik_quat unit(cik_quat q)
 {
-    x = clampf(x, 0.0f, 1.0f);
-    return x * x * (3.0f - 2.0f * x);
+    float n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (!(n2 > 0.0f)) return quat_identity();
+    float k = 1.0f / sqrtf(n2);
+    return quat(q.x * k, q.y * k, q.z * k, q.w * k);
 }
 
-static cik_vec3 ld3(float *const *s, int k, int i) { return vec3(s[k][i], s[k + 1][i], s[k + 2][i]); }
-static void st3(float *const *s, int k, int i, cik_vec3 v)
-{
-    s[k][i] = v.x;
-    s[k + 1][i] = v.y;
-    s[k + 2][i] = v.z;
-}
-static cik_quat ld4(float *const *s, int k, int stride, int i)
-{
-    return quat(s[k][i], s[k + stride][i], s[k + 2 * stride][i], s[k + 3 * stride][i]);
-}
 static void root_of(const cik_herd *h, int base, int ch, int r, cik_vec3 *p, cik_quat *q)
 {
     const int k = base + 7 * r;
     *p = vec3(h->c[k][ch], h->c[k + 1][ch], h->c[k + 2][ch]);
-    *q = quat_normalize(quat(h->c[k + 3][ch], h->c[k + 4][ch], h->c[k + 5][ch], h->c[k + 6][ch]));
+    *q = unit(quat(h->c[k + 3][ch], h->c[k + 4][ch], h->c[k + 5][ch], h->c[k + 6][ch]));
 }
 
-/* Forward kinematics of foot f's leg from root (p, q) with the rotations of
- * stream group `rot` (HF_POSE or HF_SOLVED): the hip and the foot point;
- * `joints` (may be NULL) gets every joint's world position. */
-static cik_vec3 leg_fk(const cik_herd *h, const cik_herd_leg *leg, int f, int rot, cik_vec3 p, cik_quat q,
-                       cik_vec3 *hip, cik_vec3 *joints)
+/* A kernel pass over feet [f0, f1): whole vectors, then the one-lane build
+ * for the feet left over (only at the herd's end). */
+static void run_kernel(cik__herd_fn vec, cik__herd_fn one, int lanes, const cik__herd_job *job, int f0, int f1)
 {
-    cik_vec3 x = vec3_add(p, quat_rotate(q, leg->hip));
-    *hip = x;
-    for (int s = 0; s < leg->segment_count; ++s) {
-        if (joints) joints[s] = x;
-        q = quat_mul(q, quat_normalize(ld4(h->f, rot + s, CIK_HERD_MAX_SEGMENTS, f)));
-        x = vec3_add(x, quat_rotate(q, leg->segment[s]));
-    }
-    return x;
+    int mid = f0 + (f1 - f0) / lanes * lanes;
+    if (mid > f0) vec(job, f0, mid);
+    if (f1 > mid) one(job, mid, f1);
 }
+#define RUN(a, name, f0, f1) \
+    run_kernel((a)->k->name, cik__foot_kernel_scalar.name, (a)->k->lanes, &(a)->job, (f0), (f1))
 
-/* Stage 1 for characters [c0, c1): the animated feet, the contacts (one
- * point's speed, as the biped's slowest point), the locks, the probes. */
+/* Stage 1 for characters [c0, c1): each foot gets its leg's animated root
+ * and its character's floor, then the probe pass. */
 static void probe_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
     float *const *F = h->f;
     for (int ch = c0; ch < c1; ++ch) {
         const cik_herd_body *b = &h->bodies[ch];
-        cik_vec3 rp[CIK_HERD_ROOTS];
-        cik_quat rq[CIK_HERD_ROOTS];
-        for (int r = 0; r < CIK_HERD_ROOTS; ++r) root_of(h, HC_ROOT, ch, r, &rp[r], &rq[r]);
-        const float floor_y = h->c[HC_FLOOR][ch];
         for (int l = 0; l < h->legs; ++l) {
-            const int f = ch * h->legs + l;
-            const cik_herd_leg *leg = &b->leg[l];
-            cik_vec3 hip, foot = leg_fk(h, leg, f, HF_POSE, rp[leg->root], rq[leg->root], &hip, NULL);
-            st3(F, HF_AFX, f, foot);
-            st3(F, HF_HIPX, f, hip);
-            const int cold = !a->primed || F[HF_COLD][f] > 0.0f;
-            F[HF_COLD][f] = 0.0f;
-            cik_vec3 d = vec3_sub(foot, ld3(F, HF_PREVX, f));
-            float moved2 = cold ? 1e30f : vec3_dot(d, d);
-            if (!(moved2 < 1e30f)) moved2 = 1e30f; /* NaN: as if fast */
-            st3(F, HF_PREVX, f, foot);
-            const int was = F[HF_PLANTED][f] > 0.0f;
-            float age = F[HF_CTIME][f] + a->dt;
-            int planted, plant_event;
-            if (a->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
-                int slow = cold ? foot.y < floor_y + a->first_plant : moved2 < a->plant2;
-                int fast = moved2 > a->release2;
-                plant_event = slow && !was;
-                int release = was && fast && age >= a->min_contact;
-                planted = plant_event || (was && !release);
-                if (plant_event || release) age = 0.0f;
-                float ease = F[HF_EASE][f];
-                if (!(fabsf(ease) < 2.0f)) ease = 0.0f;
-                ease = planted ? fminf(ease + a->ease_in, 1.0f) : fmaxf(ease - a->ease_out, 0.0f);
-                if (cold) ease = planted ? 1.0f : 0.0f;
-                F[HF_EASE][f] = ease;
-                F[HF_WEIGHT][f] = smooth01(ease);
-            } else {
-                float w = F[HF_WEIGHT][f];
-                planted = w >= 0.999f;
-                plant_event = planted && !was;
-                if (plant_event || (was && !planted)) age = 0.0f;
-            }
-            F[HF_PLANTED][f] = planted ? 1.0f : 0.0f;
-            F[HF_CTIME][f] = age;
-            /* the release blend fading out */
-            float bt = F[HF_BTIME][f] + a->dt;
-            float blend = a->unlock_time > 0.0f ? 1.0f - smooth01(bt / a->unlock_time) : 0.0f;
-            if (!(fabsf(F[HF_BOFX][f]) < 1e30f && fabsf(F[HF_BOFZ][f]) < 1e30f)) blend = 0.0f;
-            float px = foot.x + blend * F[HF_BOFX][f], pz = foot.z + blend * F[HF_BOFZ][f];
-            int locked = F[HF_LOCKED][f] > 0.0f && !cold;
-            float ax = F[HF_ANCX][f], az = F[HF_ANCZ][f];
-            if (locked && !(fabsf(ax) < 1e30f && fabsf(az) < 1e30f)) locked = 0;
-            if (locked) {
-                /* released when the foot lifts, when the animation drifts
-                 * lock_radius away, or when the anchor is beyond reach of
-                 * the animated hip */
-                float dx = ax - foot.x, dz = az - foot.z;
-                cik_vec3 v = vec3_sub(vec3(ax, foot.y, az), hip);
-                float reach = F[HF_REACH][f] * (1.0f - a->margin);
-                if (!planted || dx * dx + dz * dz > a->radius2 || vec3_dot(v, v) > reach * reach || !a->lock) {
-                    locked = 0;
-                    F[HF_BOFX][f] = dx;
-                    F[HF_BOFZ][f] = dz;
-                    bt = 0.0f;
-                    px = ax;
-                    pz = az;
-                } else {
-                    px = ax;
-                    pz = az;
-                }
-            } else if (a->lock && planted) {
-                locked = 1; /* where the foot is (the blend's offset included) */
-                F[HF_ANCX][f] = ax = px;
-                F[HF_ANCZ][f] = az = pz;
-            }
-            if (cold) bt = 1e30f;
-            F[HF_BTIME][f] = bt;
-            F[HF_LOCKED][f] = locked ? 1.0f : 0.0f;
-            F[HF_PROBEX][f] = px;
-            F[HF_PROBEZ][f] = pz;
+            const int f = ch * h->legs + l, k = HC_ROOT + 7 * b->leg[l].root;
+            for (int x = 0; x < 7; ++x) F[HF_RP + x][f] = h->c[k + x][ch];
+            F[HF_FLOOR][f] = h->c[HC_FLOOR][ch];
         }
     }
+    RUN(a, herd_probe, c0 * h->legs, c1 * h->legs);
 }
 
 /* A critically damped spring from (x, v) toward `goal` (foot.h's pelvis
@@ -583,16 +517,17 @@ static void spring(const herd_args *a, int now, float goal, float *x, float *v)
         *v = 0.0f;
         return;
     }
+    const float dt = a->job.dt;
     float d = *x - goal, j = *v + a->spring_w * d;
-    *x = goal + (d + j * a->dt) * a->spring_k;
-    *v = (*v - a->spring_w * a->dt * j) * a->spring_k;
+    *x = goal + (d + j * dt) * a->spring_k;
+    *v = (*v - a->spring_w * dt * j) * a->spring_k;
     if (fabsf(*x - goal) < 1e-20f) *x = goal;
     if (fabsf(*v) < 1e-20f) *v = 0.0f;
 }
 
-/* Stage 3 for characters [c0, c1): the body (plane fit, tilt, height,
- * springs), the solved roots, the targets, the chains' roots, targets,
- * poles and start poses. */
+/* Stage 3 for characters [c0, c1): the body of each character (the plane
+ * fit, the tilt, the height, their springs, the solved roots), handed to
+ * its feet (HF_PIV*, HF_TQ*, HF_LIFT, HF_SRP), then the place pass. */
 static void place_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
@@ -676,7 +611,7 @@ static void place_part(const herd_args *a, int c0, int c1)
             fw = vec3(0, 0, 1);
             left = vec3(1, 0, 0);
         }
-        const int cold = !a->primed || C[HC_COLD][ch] > 0.0f;
+        const int cold = !a->job.primed || C[HC_COLD][ch] > 0.0f;
         C[HC_COLD][ch] = 0.0f;
         spring(a, cold, pitch_goal, &C[HC_SP][ch], &C[HC_SPV][ch]);
         spring(a, cold, roll_goal, &C[HC_SR][ch], &C[HC_SRV][ch]);
@@ -720,7 +655,7 @@ static void place_part(const herd_args *a, int c0, int c1)
         cik_quat sq[CIK_HERD_ROOTS];
         for (int r = 0; r < CIK_HERD_ROOTS; ++r) {
             sp[r] = vec3_add(vec3_add(pivot, quat_rotate(tilt, vec3_sub(rp[r], pivot))), lift);
-            sq[r] = quat_normalize(quat_mul(tilt, rq[r]));
+            sq[r] = unit(quat_mul(tilt, rq[r]));
             const int k = HC_SROOT + 7 * r;
             C[k][ch] = sp[r].x;
             C[k + 1][ch] = sp[r].y;
@@ -731,103 +666,37 @@ static void place_part(const herd_args *a, int c0, int c1)
             C[k + 6][ch] = sq[r].w;
         }
         for (int l = 0; l < L; ++l) {
-            const int f = f0 + l;
-            const cik_herd_leg *leg = &b->leg[l];
-            const int n = leg->segment_count, root = leg->root;
-            float w = clampf(F[HF_WEIGHT][f], 0.0f, 1.0f);
-            if (!(w == w)) w = 0.0f;
-            cik_vec3 anim = ld3(F, HF_AFX, f), ahip = ld3(F, HF_HIPX, f);
-            /* swing: the animated foot carried by the body (its angles);
-             * planted: at the probe (the lock), as high above the ground as
-             * the animation has it above its floor (on it in stance, rising
-             * with the animation as the foot lifts and its weight eases
-             * out); never below the ground */
-            cik_vec3 ts = vec3_add(vec3_add(pivot, quat_rotate(tilt, vec3_sub(anim, pivot))), lift);
-            float g = F[HF_CY][f];
-            float tp = g + fmaxf(anim.y - floor_y, 0.0f);
-            float wxz = F[HF_LOCKED][f] > 0.0f ? 1.0f : w;
-            cik_vec3 t = vec3(ts.x + wxz * (F[HF_PROBEX][f] - ts.x), ts.y + w * (tp - ts.y),
-                              ts.z + wxz * (F[HF_PROBEZ][f] - ts.z));
-            if (t.y < g) t.y = g;
-            /* beyond the animation's extension and soft of the reach: in
-             * softly toward (1 - margin) of the reach (foot.h) */
-            cik_vec3 hip = vec3_add(sp[root], quat_rotate(sq[root], leg->hip));
-            cik_vec3 v = vec3_sub(t, hip);
-            float d2 = vec3_dot(v, v), reach = F[HF_REACH][f];
-            float ext = vec3_length(vec3_sub(anim, ahip));
-            float lmax = fmaxf(reach * (1.0f - a->margin), fminf(ext, reach));
-            float d0 = fminf(fmaxf(ext, reach * a->soft), lmax);
-            if (d2 > d0 * d0) {
-                float d = sqrtf(d2), span = lmax - d0, ds;
-                if (span > reach * 1e-6f) {
-                    float x = (d - d0) / span;
-                    ds = d0 + span * x / (1.0f + x);
-                } else {
-                    ds = fminf(d, lmax);
-                }
-                t = vec3_add(hip, vec3_scale(v, ds / d));
-            }
-            st3(F, HF_TX, f, t);
-            /* the chain: root, target and the start pose (rotations beyond
-             * a limit by more than the tolerance clamped into it). No pole:
-             * the start is the animation, whose bend plane the limb step's
-             * aim keeps for the small corrections a herd asks for, while a
-             * pole's twist about the hip-to-foot line is a swing that an
-             * insect's coxa (mostly a yaw joint) clamps, which cost up to
-             * 5 passes on the hexapod's legs easing out of their stance */
-            const cik_streams *bs = &h->bs[n];
-            const int i = ch * h->per_kind[n] + h->rank[l];
-            bs->root_position_x[i] = sp[root].x;
-            bs->root_position_y[i] = sp[root].y;
-            bs->root_position_z[i] = sp[root].z;
-            bs->root_rotation_x[i] = sq[root].x;
-            bs->root_rotation_y[i] = sq[root].y;
-            bs->root_rotation_z[i] = sq[root].z;
-            bs->root_rotation_w[i] = sq[root].w;
-            bs->target_x[i] = t.x;
-            bs->target_y[i] = t.y;
-            bs->target_z[i] = t.z;
-            for (int s = 0; s < n; ++s) {
-                cik_quat r = quat_normalize(ld4(F, HF_POSE + s, CIK_HERD_MAX_SEGMENTS, f));
-                cik_quat c = cik_limit_apply(&leg->limit[s], r);
-                float dot = fabsf(r.x * c.x + r.y * c.y + r.z * c.z + r.w * c.w);
-                if (dot < a->tol_cos) r = c;
-                bs->rotation_x[s][i] = r.x;
-                bs->rotation_y[s][i] = r.y;
-                bs->rotation_z[s][i] = r.z;
-                bs->rotation_w[s][i] = r.w;
-            }
+            const int f = f0 + l, root = b->leg[l].root;
+            F[HF_PIVX][f] = pivot.x;
+            F[HF_PIVY][f] = pivot.y;
+            F[HF_PIVZ][f] = pivot.z;
+            F[HF_TQX][f] = tilt.x;
+            F[HF_TQY][f] = tilt.y;
+            F[HF_TQZ][f] = tilt.z;
+            F[HF_TQW][f] = tilt.w;
+            F[HF_LIFT][f] = height;
+            F[HF_SRP][f] = sp[root].x;
+            F[HF_SRP + 1][f] = sp[root].y;
+            F[HF_SRP + 2][f] = sp[root].z;
+            F[HF_SRP + 3][f] = sq[root].x;
+            F[HF_SRP + 4][f] = sq[root].y;
+            F[HF_SRP + 5][f] = sq[root].z;
+            F[HF_SRP + 6][f] = sq[root].w;
         }
     }
+    RUN(a, herd_place, c0 * L, c1 * L);
 }
 
-/* Stage 4's outputs for characters [c0, c1): solved rotations, feet,
- * errors, passes. */
+/* Stage 4's outputs for characters [c0, c1): the output pass, then each
+ * foot's error and passes from its batch. */
 static void output_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
-    float *const *F = h->f;
-    for (int ch = c0; ch < c1; ++ch) {
-        const cik_herd_body *b = &h->bodies[ch];
-        for (int l = 0; l < h->legs; ++l) {
-            const int f = ch * h->legs + l, n = h->segments[l];
-            const cik_herd_leg *leg = &b->leg[l];
-            const cik_streams *bs = &h->bs[n];
-            const int i = ch * h->per_kind[n] + h->rank[l];
-            for (int s = 0; s < n; ++s) {
-                F[HF_SOLVED + s][f] = bs->rotation_x[s][i];
-                F[HF_SOLVED + 4 + s][f] = bs->rotation_y[s][i];
-                F[HF_SOLVED + 8 + s][f] = bs->rotation_z[s][i];
-                F[HF_SOLVED + 12 + s][f] = bs->rotation_w[s][i];
-            }
-            cik_vec3 p = vec3(bs->root_position_x[i], bs->root_position_y[i], bs->root_position_z[i]);
-            cik_quat q = quat(bs->root_rotation_x[i], bs->root_rotation_y[i], bs->root_rotation_z[i],
-                              bs->root_rotation_w[i]);
-            cik_vec3 hip, foot = leg_fk(h, leg, f, HF_SOLVED, p, q, &hip, NULL);
-            st3(F, HF_FX, f, foot);
-            F[HF_ERROR][f] = bs->result_error[i];
-            F[HF_PASSES][f] = (float)bs->result_iterations[i];
-        }
+    RUN(a, herd_output, c0 * h->legs, c1 * h->legs);
+    for (int f = c0 * h->legs; f < c1 * h->legs; ++f) {
+        const cik_streams *bs = &h->bs[h->segments[f % h->legs]];
+        h->f[HF_ERROR][f] = bs->result_error[f];
+        h->f[HF_PASSES][f] = (float)bs->result_iterations[f];
     }
 }
 
@@ -867,6 +736,8 @@ static int team_of(const cik_herd *h, int threads)
 #endif
 }
 
+/* Chunks of HERD_CHUNK characters (whole vectors of feet of every
+ * instruction set: a foot's bits never depend on its chunk). */
 static void run_stages(cik_herd *h, const herd_args *a, int stages, int threads)
 {
     part_job j = {a, stages};
@@ -884,7 +755,7 @@ static cik_status solve_all(cik_herd *h, const cik_options *so)
 }
 
 /* The solver options the solve would refuse, refused before anything
- * changes (the batch checks its own; every batch takes the same). */
+ * changes (every batch takes the same). */
 static cik_status check_solver(cik_herd *h, const cik_options *so)
 {
     for (int n = 2; n < JOINT_KINDS; ++n) {

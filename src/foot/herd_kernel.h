@@ -1,0 +1,264 @@
+/*
+ * The herd's per-foot passes (herd.c, docs/foot.md "Herds"), written once
+ * against the vector layer and compiled per instruction set with the foot
+ * kernels (foot_kernel.h includes this file before its table). A lane is a
+ * foot; every leg runs as four segments (a shorter leg's last offsets are
+ * zero, its last rotations the identity, its last limits none), so that
+ * the legs of one character, whatever their shapes, share vectors. The
+ * per-character body (the plane fit, the tilt, the springs) is herd.c's
+ * scalar code between the probe and the place passes.
+ */
+
+CIK_INLINE vq h_rot(const float *const *F, int k, int s, int i)
+{
+    return q_ld(F, k + s, k + CIK__HERD_SEGMENTS + s, k + 2 * CIK__HERD_SEGMENTS + s, k + 3 * CIK__HERD_SEGMENTS + s, i);
+}
+CIK_INLINE void h_st(float *const *F, int k, int i, vf v) { v_store(F[k] + i, v); }
+CIK_INLINE void h_st3(float *const *F, int k, int i, v3 a)
+{
+    v_store(F[k] + i, a.x);
+    v_store(F[k + 1] + i, a.y);
+    v_store(F[k + 2] + i, a.z);
+}
+CIK_INLINE vf h_smooth01(vf x)
+{
+    x = v_max(v_min(x, v_set1(1.0f)), v_set1(0.0f));
+    return v_mul(v_mul(x, x), v_fnma(v_set1(2.0f), x, v_set1(3.0f)));
+}
+
+/* Whether unit rotation r is within its joint's limit widened by the
+ * tolerance, in twist and in swing (the animation's rotation is then kept
+ * as it is). With s = r.xyz . axis and tn = |(s, r.w)| (r.w >= 0) the
+ * twist's half angle has sine s / tn and the swing's quaternion w = tn, so
+ * the widened bounds are sines and cosines of half angles by the angle
+ * sums: sin((min - tol) / 2), sin((max + tol) / 2), cos((swing_max + tol)
+ * / 2); a bound whose half angle passes a quarter turn bounds nothing. */
+CIK_INLINE vm h_within(const cik__herd_job *job, const float *const *F, int base, int i, vq r)
+{
+    const vf z = v_set1(0.0f), ct = v_set1(job->tol_c), st = v_set1(job->tol_s);
+    vm none = v_eq(ld(F, base + LIMIT_TYPE, i), v_set1((float)CIK_LIMIT_NONE));
+    vm neg = v_lt(r.w, z);
+    r = q_sel(neg, q_neg(r), r);
+    v3 axis = v3_ld(F, base + LIMIT_AX, i);
+    vf s = v3_dot(v3_of(r.x, r.y, r.z), axis);
+    vf tn = v_sqrt(v_fma(s, s, v_mul(r.w, r.w)));
+    vf smin = ld(F, base + LIMIT_SMIN, i), cmin = ld(F, base + LIMIT_CMIN, i);
+    vf smax = ld(F, base + LIMIT_SMAX, i), cmax = ld(F, base + LIMIT_CMAX, i);
+    vf lo = v_sel(v_ge(v_fma(cmin, ct, v_mul(smin, st)), z), v_fnma(cmin, st, v_mul(smin, ct)), v_set1(-2.0f));
+    vf hi = v_sel(v_ge(v_fnma(smax, st, v_mul(cmax, ct)), z), v_fma(cmax, st, v_mul(smax, ct)), v_set1(2.0f));
+    vf sw = v_fnma(ld(F, base + LIMIT_SSWING, i), st, v_mul(ld(F, base + LIMIT_CSWING, i), ct));
+    vm in = w_and(v_ge(tn, sw), w_and(v_ge(s, v_mul(lo, tn)), v_le(s, v_mul(hi, tn))));
+    return w_or(none, in);
+}
+
+/* The limit clamp (vec_math.h's limit_clamp) of the prepared limit at
+ * F[base + LIMIT_*]. */
+CIK_INLINE vq h_limit(const float *const *F, int base, int i, vq q)
+{
+    vf type = ld(F, base + LIMIT_TYPE, i);
+    vm hinge = v_eq(type, v_set1((float)CIK_LIMIT_HINGE));
+    vm swing_twist = v_eq(type, v_set1((float)CIK_LIMIT_SWING_TWIST));
+    lane_limit l = {v3_ld(F, base + LIMIT_AX, i),
+                    ld(F, base + LIMIT_SMIN, i), ld(F, base + LIMIT_CMIN, i),
+                    ld(F, base + LIMIT_SMAX, i), ld(F, base + LIMIT_CMAX, i),
+                    ld(F, base + LIMIT_SSWING, i), ld(F, base + LIMIT_CSWING, i)};
+    return limit_clamp(hinge, swing_twist, &l, q);
+}
+
+/* Forward kinematics of the leg from the root (p, q) with rotations from
+ * F[rot ...] (HF_POSE: normalised; HF_SOLVED: as they are): the hip and
+ * the foot point. */
+CIK_INLINE v3 h_fk(const float *const *F, int rot, int i, v3 p, vq q, v3 *hip)
+{
+    v3 x = v3_add(p, q_rotate(q, v3_ld(F, HF_HIP, i)));
+    *hip = x;
+    for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
+        vq r = h_rot(F, rot, s, i);
+        q = q_mul(q, rot == HF_POSE ? q_norm(r) : r);
+        x = v3_add(x, q_rotate(q, v3_ld(F, HF_SEG + 3 * s, i)));
+    }
+    return x;
+}
+
+/* Stage 1: the animated foot and hip; the contact from the foot point's
+ * speed (the biped's rules for one point: planted below plant speed,
+ * released above release speed after the shortest contact, the weight
+ * eased; on a foot's first frame, planted when within first_plant of its
+ * floor); the lock (the anchor held while planted, released when the foot
+ * lifts, when the animation drifts lock_radius away or when the anchor is
+ * beyond the animated hip's reach, into a blend back over unlock_time);
+ * the probe under the planned foot. */
+static void k_herd_probe(const cik__herd_job *job, int begin, int end)
+{
+    float *const *F = job->f;
+    const float *const *cF = (const float *const *)F;
+    const vf z = v_set1(0.0f), one = v_set1(1.0f), never = v_set1(1e30f), dt = v_set1(job->dt);
+    for (int i = begin; i < end; i += CIK_LANES) {
+        vq rq = q_norm(q_ld(cF, HF_RP + 3, HF_RP + 4, HF_RP + 5, HF_RP + 6, i));
+        v3 hip, foot = h_fk(cF, HF_POSE, i, v3_ld(cF, HF_RP, i), rq, &hip);
+        h_st3(F, HF_AFX, i, foot);
+        h_st3(F, HF_HIPX, i, hip);
+        vm cold = job->primed ? v_gt(ld(cF, HF_COLD, i), z) : v_ge(one, z);
+        h_st(F, HF_COLD, i, z);
+        v3 d = v3_sub(foot, v3_ld(cF, HF_PREVX, i));
+        vf moved2 = v3_dot(d, d);
+        moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN or cold: as if fast */
+        h_st3(F, HF_PREVX, i, foot);
+        vm was = v_gt(ld(cF, HF_PLANTED, i), z);
+        vf age = v_add(ld(cF, HF_CTIME, i), dt);
+        vm planted, plant_event;
+        if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
+            vm first = v_lt(foot.y, v_add(ld(cF, HF_FLOOR, i), v_set1(job->first_plant)));
+            vm slow = w_or(w_and(cold, first), w_andnot(v_lt(moved2, v_set1(job->plant2)), cold));
+            vm fast = v_gt(moved2, v_set1(job->release2));
+            plant_event = w_andnot(slow, was);
+            vm release = w_and(w_and(was, fast), v_ge(age, v_set1(job->min_contact)));
+            planted = w_or(plant_event, w_andnot(was, release));
+            age = v_sel(w_or(plant_event, release), z, age);
+            vf ease = ld(cF, HF_EASE, i);
+            ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z);
+            ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one),
+                         v_max(v_sub(ease, v_set1(job->ease_out)), z));
+            ease = v_sel(cold, v_sel(planted, one, z), ease);
+            h_st(F, HF_EASE, i, ease);
+            h_st(F, HF_WEIGHT, i, h_smooth01(ease));
+        } else {
+            planted = v_ge(ld(cF, HF_WEIGHT, i), v_set1(0.999f));
+            plant_event = w_andnot(planted, was);
+            age = v_sel(w_or(plant_event, w_andnot(was, planted)), z, age);
+        }
+        h_st(F, HF_PLANTED, i, v_sel(planted, one, z));
+        h_st(F, HF_CTIME, i, age);
+        /* the release blend fading out (a non-finite one dropped) */
+        vf bt = v_add(ld(cF, HF_BTIME, i), dt);
+        vf blend = job->unlock_time > 0.0f ? v_sub(one, h_smooth01(v_div(bt, v_set1(job->unlock_time)))) : z;
+        vf bx = ld(cF, HF_BOFX, i), bz = ld(cF, HF_BOFZ, i);
+        blend = v_sel(w_and(v_lt(v_abs(bx), never), v_lt(v_abs(bz), never)), blend, z);
+        vf px = v_fma(blend, bx, foot.x), pz = v_fma(blend, bz, foot.z);
+        vf ax = ld(cF, HF_ANCX, i), az = ld(cF, HF_ANCZ, i);
+        vm locked = w_andnot(v_gt(ld(cF, HF_LOCKED, i), z), cold);
+        locked = w_and(locked, w_and(v_lt(v_abs(ax), never), v_lt(v_abs(az), never)));
+        vf dx = v_sub(ax, foot.x), dz = v_sub(az, foot.z);
+        v3 v = v3_sub(v3_of(ax, foot.y, az), hip);
+        vf reach = v_mul(ld(cF, HF_REACH, i), v_set1(1.0f - job->margin));
+        vm gone = w_or(w_not(planted), w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), v_set1(job->radius2)),
+                                            v_gt(v3_dot(v, v), v_mul(reach, reach))));
+        if (!job->lock) gone = v_ge(one, z);
+        vm release = w_and(locked, gone);
+        h_st(F, HF_BOFX, i, v_sel(release, dx, bx));
+        h_st(F, HF_BOFZ, i, v_sel(release, dz, bz));
+        bt = v_sel(release, z, bt);
+        px = v_sel(locked, ax, px);
+        pz = v_sel(locked, az, pz);
+        vm lock_now = job->lock ? w_andnot(planted, locked) : w_false();
+        h_st(F, HF_ANCX, i, v_sel(lock_now, px, ax));
+        h_st(F, HF_ANCZ, i, v_sel(lock_now, pz, az));
+        h_st(F, HF_BTIME, i, v_sel(cold, never, bt));
+        h_st(F, HF_LOCKED, i, v_sel(w_or(w_andnot(locked, release), lock_now), one, z));
+        h_st(F, HF_PROBEX, i, px);
+        h_st(F, HF_PROBEZ, i, pz);
+    }
+}
+
+/* Stage 3 after the body (HF_PIV*, HF_TQ*, HF_LIFT, HF_SRP: herd.c): the
+ * target (swing: the animated foot carried by the body, its angles;
+ * planted: at the probe, as high above the ground as the animation has it
+ * above its floor; blended by the weight, a locked foot held in x and z;
+ * never below the ground), brought in softly where it is beyond the
+ * animation's extension and soft of the reach (foot.h's rule), and the
+ * chains' roots, targets and start poses (the animation, a rotation beyond
+ * its limit by more than the tolerance clamped) in every batch (a chain of
+ * another shape is off in that batch). */
+static void k_herd_place(const cik__herd_job *job, int begin, int end)
+{
+    float *const *F = job->f;
+    const float *const *cF = (const float *const *)F;
+    const vf z = v_set1(0.0f), one = v_set1(1.0f);
+    for (int i = begin; i < end; i += CIK_LANES) {
+        vf w = ld(cF, HF_WEIGHT, i);
+        w = v_sel(v_gt(w, z), v_min(w, one), z);
+        v3 anim = v3_ld(cF, HF_AFX, i), ahip = v3_ld(cF, HF_HIPX, i), piv = v3_ld(cF, HF_PIVX, i);
+        vq tilt = q_ld(cF, HF_TQX, HF_TQY, HF_TQZ, HF_TQW, i);
+        v3 ts = v3_add(piv, q_rotate(tilt, v3_sub(anim, piv)));
+        ts.y = v_add(ts.y, ld(cF, HF_LIFT, i));
+        vf g = ld(cF, HF_CY, i);
+        vf tp = v_add(g, v_max(v_sub(anim.y, ld(cF, HF_FLOOR, i)), z));
+        vf wxz = v_sel(v_gt(ld(cF, HF_LOCKED, i), z), one, w);
+        v3 t = v3_of(v_fma(wxz, v_sub(ld(cF, HF_PROBEX, i), ts.x), ts.x), v_fma(w, v_sub(tp, ts.y), ts.y),
+                     v_fma(wxz, v_sub(ld(cF, HF_PROBEZ, i), ts.z), ts.z));
+        t.y = v_max(t.y, g);
+        v3 rp = v3_ld(cF, HF_SRP, i);
+        vq rq = q_ld(cF, HF_SRP + 3, HF_SRP + 4, HF_SRP + 5, HF_SRP + 6, i);
+        v3 hip = v3_add(rp, q_rotate(rq, v3_ld(cF, HF_HIP, i)));
+        v3 v = v3_sub(t, hip);
+        vf d2 = v3_dot(v, v), reach = ld(cF, HF_REACH, i);
+        v3 e = v3_sub(anim, ahip);
+        vf ext = v_sqrt(v3_dot(e, e));
+        vf lmax = v_max(v_mul(reach, v_set1(1.0f - job->margin)), v_min(ext, reach));
+        vf d0 = v_min(v_max(ext, v_mul(reach, v_set1(job->soft))), lmax);
+        vm far = v_gt(d2, v_mul(d0, d0));
+        if (w_any(far)) {
+            vf d = v_sqrt(v_max(d2, v_set1(K_TINY)));
+            vf span = v_sub(lmax, d0);
+            vm has_span = v_gt(span, v_mul(reach, v_set1(1e-6f)));
+            vf x = v_div(v_sub(d, d0), v_sel(has_span, span, one));
+            vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
+            t = v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
+        }
+        h_st3(F, HF_TX, i, t);
+        vq r[CIK__HERD_SEGMENTS];
+        for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
+            r[s] = q_norm(h_rot(cF, HF_POSE, s, i));
+            vm in = h_within(job, cF, HF_LIM + LIMIT_COUNT * s, i, r[s]);
+            if (!w_all(in)) r[s] = q_sel(in, r[s], h_limit(cF, HF_LIM + LIMIT_COUNT * s, i, r[s]));
+        }
+        for (int n = 2; n <= CIK__HERD_SEGMENTS; ++n) {
+            const cik_streams *bs = job->bs[n];
+            if (!bs) continue;
+            v_store(bs->root_position_x + i, rp.x);
+            v_store(bs->root_position_y + i, rp.y);
+            v_store(bs->root_position_z + i, rp.z);
+            v_store(bs->root_rotation_x + i, rq.x);
+            v_store(bs->root_rotation_y + i, rq.y);
+            v_store(bs->root_rotation_z + i, rq.z);
+            v_store(bs->root_rotation_w + i, rq.w);
+            v_store(bs->target_x + i, t.x);
+            v_store(bs->target_y + i, t.y);
+            v_store(bs->target_z + i, t.z);
+            for (int s = 0; s < n; ++s) {
+                v_store(bs->rotation_x[s] + i, r[s].x);
+                v_store(bs->rotation_y[s] + i, r[s].y);
+                v_store(bs->rotation_z[s] + i, r[s].z);
+                v_store(bs->rotation_w[s] + i, r[s].w);
+            }
+        }
+    }
+}
+
+/* Stage 4 after the solves: each foot's solved rotations from the batch of
+ * its shape (the identity past its segments) and its solved foot point. */
+static void k_herd_output(const cik__herd_job *job, int begin, int end)
+{
+    float *const *F = job->f;
+    const float *const *cF = (const float *const *)F;
+    const vf z = v_set1(0.0f), one = v_set1(1.0f);
+    for (int i = begin; i < end; i += CIK_LANES) {
+        vf nseg = ld(cF, HF_NSEG, i);
+        for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
+            vq r = q4(z, z, z, one);
+            for (int n = s + 1 > 2 ? s + 1 : 2; n <= CIK__HERD_SEGMENTS; ++n) {
+                const cik_streams *bs = job->bs[n];
+                if (!bs) continue;
+                vm m = v_eq(nseg, v_set1((float)n));
+                r = q_sel(m, q_load(bs->rotation_x[s], bs->rotation_y[s], bs->rotation_z[s], bs->rotation_w[s], i), r);
+            }
+            h_st(F, HF_SOLVED + s, i, r.x);
+            h_st(F, HF_SOLVED + CIK__HERD_SEGMENTS + s, i, r.y);
+            h_st(F, HF_SOLVED + 2 * CIK__HERD_SEGMENTS + s, i, r.z);
+            h_st(F, HF_SOLVED + 3 * CIK__HERD_SEGMENTS + s, i, r.w);
+        }
+        v3 hip, foot = h_fk(cF, HF_SOLVED, i, v3_ld(cF, HF_SRP, i),
+                            q_ld(cF, HF_SRP + 3, HF_SRP + 4, HF_SRP + 5, HF_SRP + 6, i), &hip);
+        h_st3(F, HF_FX, i, foot);
+    }
+}
