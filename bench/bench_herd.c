@@ -10,6 +10,7 @@
  * (untimed: the animation system's work), then times cik_herd_frame alone.
  *
  * Counters: frame_ms (mean of the timed frames), ns_per_leg, chars_per_s,
+ * cpu_frame_ms (threads:1: the calling thread's CPU time per frame),
  * mean_passes and converged (under the threshold) of the last frame's legs.
  */
 #include "bench_herd.h"
@@ -109,7 +110,8 @@ static void bm_herd(cikb_state *s)
         cik_herd_frame(fx.herd, &fx.hf, &o, 0.0f);
     }
     double seconds = 0.0, cpu_seconds = 0.0;
-    cikb_timed timed = {write_frame, frame_step, &o, 0};
+    const int cpu_clock = o.foot.solver.threads == 1;
+    cikb_timed timed = {write_frame, frame_step, &o, cpu_clock};
     if (cikb_run_timed(s, &timed, &seconds, &cpu_seconds)) {
         cikb_skip_with_error(s, "cik_herd_frame refused");
         return;
@@ -118,6 +120,7 @@ static void bm_herd(cikb_state *s)
     cikb_counter(s, "frame_ms", iterations > 0 ? seconds * 1e3 / iterations : 0.0, CIKB_PLAIN);
     cikb_counter(s, "ns_per_leg", iterations > 0 ? seconds * 1e9 / (iterations * legs) : 0.0, CIKB_PLAIN);
     cikb_counter(s, "chars_per_s", (double)characters * iterations, CIKB_RATE);
+    if (cpu_clock && iterations > 0) cikb_counter(s, "cpu_frame_ms", cpu_seconds * 1e3 / iterations, CIKB_PLAIN);
     const float thr = o.foot.solver.threshold * o.foot.units_per_metre;
     double passes = 0.0, converged = 0.0;
     for (int f = 0; f < fx.s.foot_count; ++f) {

@@ -195,11 +195,12 @@ enum {
     HF_HIPX, HF_HIPY, HF_HIPZ,
     HF_PIVX, HF_PIVY, HF_PIVZ, HF_TQX, HF_TQY, HF_TQZ, HF_TQW, HF_LIFT,
     HF_SRP, /* 7 */
+    HF_START = HF_SRP + 7, /* the start pose, laid out as HF_POSE */
     /* constant per foot (set with the body): the hip (3), the four
      * segments (3 each), the segment count, the reach; per joint s its
      * prepared limit at HF_LIM + LIMIT_COUNT s + LIMIT_* (hinge: no swing,
      * sine 0, cosine 1) */
-    HF_HIP = HF_SRP + 7,
+    HF_HIP = HF_START + 4 * CIK__HERD_SEGMENTS,
     HF_SEG = HF_HIP + 3,
     HF_NSEG = HF_SEG + 3 * CIK__HERD_SEGMENTS,
     HF_REACH,
@@ -209,8 +210,7 @@ enum {
 
 /* What a herd kernel pass reads and writes. */
 typedef struct cik__herd_job {
-    float *const *f;                                  /* HF_COUNT streams */
-    const cik_streams *bs[CIK__HERD_SEGMENTS + 1];    /* batches by joint count, chain = foot; NULL: none */
+    float *const *f; /* HF_COUNT streams */
     int primed, contacts, lock;
     float dt, plant2, release2, min_contact, ease_in, ease_out, first_plant;
     float radius2, unlock_time, margin, soft, tol, tol_c, tol_s;

@@ -166,9 +166,8 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
  * above its floor; blended by the weight, a locked foot held in x and z;
  * never below the ground), brought in softly where it is beyond the
  * animation's extension and soft of the reach (foot.h's rule), and the
- * chains' roots, targets and start poses (the animation, a rotation beyond
- * its limit by more than the tolerance clamped) in every batch (a chain of
- * another shape is off in that batch). */
+ * start pose (the animation, a rotation beyond its limit by more than the
+ * tolerance clamped), which herd.c copies into the batches. */
 static void k_herd_place(const cik__herd_job *job, int begin, int end)
 {
     float *const *F = job->f;
@@ -212,51 +211,22 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
             vm in = h_within(job, cF, HF_LIM + LIMIT_COUNT * s, i, r[s]);
             if (!w_all(in)) r[s] = q_sel(in, r[s], h_limit(cF, HF_LIM + LIMIT_COUNT * s, i, r[s]));
         }
-        for (int n = 2; n <= CIK__HERD_SEGMENTS; ++n) {
-            const cik_streams *bs = job->bs[n];
-            if (!bs) continue;
-            v_store(bs->root_position_x + i, rp.x);
-            v_store(bs->root_position_y + i, rp.y);
-            v_store(bs->root_position_z + i, rp.z);
-            v_store(bs->root_rotation_x + i, rq.x);
-            v_store(bs->root_rotation_y + i, rq.y);
-            v_store(bs->root_rotation_z + i, rq.z);
-            v_store(bs->root_rotation_w + i, rq.w);
-            v_store(bs->target_x + i, t.x);
-            v_store(bs->target_y + i, t.y);
-            v_store(bs->target_z + i, t.z);
-            for (int s = 0; s < n; ++s) {
-                v_store(bs->rotation_x[s] + i, r[s].x);
-                v_store(bs->rotation_y[s] + i, r[s].y);
-                v_store(bs->rotation_z[s] + i, r[s].z);
-                v_store(bs->rotation_w[s] + i, r[s].w);
-            }
+        for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
+            h_st(F, HF_START + s, i, r[s].x);
+            h_st(F, HF_START + CIK__HERD_SEGMENTS + s, i, r[s].y);
+            h_st(F, HF_START + 2 * CIK__HERD_SEGMENTS + s, i, r[s].z);
+            h_st(F, HF_START + 3 * CIK__HERD_SEGMENTS + s, i, r[s].w);
         }
     }
 }
 
-/* Stage 4 after the solves: each foot's solved rotations from the batch of
- * its shape (the identity past its segments) and its solved foot point. */
+/* Stage 4 after the solves (the solved rotations copied into HF_SOLVED by
+ * herd.c): the solved foot point. */
 static void k_herd_output(const cik__herd_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
-    const vf z = v_set1(0.0f), one = v_set1(1.0f);
     for (int i = begin; i < end; i += CIK_LANES) {
-        vf nseg = ld(cF, HF_NSEG, i);
-        for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
-            vq r = q4(z, z, z, one);
-            for (int n = s + 1 > 2 ? s + 1 : 2; n <= CIK__HERD_SEGMENTS; ++n) {
-                const cik_streams *bs = job->bs[n];
-                if (!bs) continue;
-                vm m = v_eq(nseg, v_set1((float)n));
-                r = q_sel(m, q_load(bs->rotation_x[s], bs->rotation_y[s], bs->rotation_z[s], bs->rotation_w[s], i), r);
-            }
-            h_st(F, HF_SOLVED + s, i, r.x);
-            h_st(F, HF_SOLVED + CIK__HERD_SEGMENTS + s, i, r.y);
-            h_st(F, HF_SOLVED + 2 * CIK__HERD_SEGMENTS + s, i, r.z);
-            h_st(F, HF_SOLVED + 3 * CIK__HERD_SEGMENTS + s, i, r.w);
-        }
         v3 hip, foot = h_fk(cF, HF_SOLVED, i, v3_ld(cF, HF_SRP, i),
                             q_ld(cF, HF_SRP + 3, HF_SRP + 4, HF_SRP + 5, HF_SRP + 6, i), &hip);
         h_st3(F, HF_FX, i, foot);
