@@ -1,12 +1,16 @@
-# The public header compiles on its own as C99, C11 and C++ with pedantic
+# The public headers (crowdik.h, foot.h, herd.h) compile on their own as C99, C11 and C++ with pedantic
 # warnings as errors: these small programs are part of the build, so a header
 # that stops compiling in one of the languages breaks the build, and each one
 # is also run as a test.
 set(CROWDIK_HEADER_CHECK_DIR ${CMAKE_CURRENT_BINARY_DIR}/header_check)
 set(CROWDIK_HEADER_CHECK_BODY "#include <crowdik/crowdik.h>
+#include <crowdik/foot.h>
+#include <crowdik/herd.h>
 int main(void)
 {
     cik_options o = cik_default_options();
+    cik_herd_options h = cik_herd_default_options();
+    if (h.foot.solver.max_iterations != 16) return 1;
     cik_vec3 v = {1.0f, 2.0f, 3.0f};
     cik_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
     (void)v;

@@ -19,6 +19,7 @@
 
 #include "crowdik.h"
 #include "foot.h"
+#include "herd.h"
 
 #include <stddef.h>
 
@@ -278,6 +279,74 @@ public:
 
 private:
     cik_foot_frame_plan p_;
+};
+
+
+/** A herd (crowdik/herd.h): owns a cik_herd, move-only. */
+class herd {
+public:
+    herd() noexcept : h_(nullptr) {}
+    ~herd() { cik_herd_destroy(h_); }
+    herd(herd &&o) noexcept : h_(o.h_) { o.h_ = nullptr; }
+    herd &operator=(herd &&o) noexcept
+    {
+        if (this != &o) {
+            cik_herd_destroy(h_);
+            h_ = o.h_;
+            o.h_ = nullptr;
+        }
+        return *this;
+    }
+    herd(const herd &) = delete;
+    herd &operator=(const herd &) = delete;
+
+    /** cik_herd_create_with into `out` (whose old herd is destroyed on
+     *  success; on failure `out` is unchanged). */
+    static cik_status create(int character_count, const cik_herd_body &body, herd &out,
+                             const cik_allocator *allocator = nullptr) noexcept
+    {
+        cik_herd *h = nullptr;
+        cik_status st = cik_herd_create_with(character_count, &body, allocator, &h);
+        if (st == CIK_OK) out = herd(h);
+        return st;
+    }
+    /** Takes ownership of a herd made by the C API. */
+    explicit herd(cik_herd *owned) noexcept : h_(owned) {}
+    /** Gives up ownership. */
+    cik_herd *release() noexcept
+    {
+        cik_herd *h = h_;
+        h_ = nullptr;
+        return h;
+    }
+
+    cik_herd *get() const noexcept { return h_; }
+    explicit operator bool() const noexcept { return h_ != nullptr; }
+    int character_count() const noexcept { return cik_herd_character_count(h_); }
+    int leg_count() const noexcept { return cik_herd_leg_count(h_); }
+    /** The herd's streams (cik_herd_streams_get; zeroed for an empty herd). */
+    cik_herd_streams streams() const noexcept
+    {
+        cik_herd_streams s = cik_herd_streams(); // a refusal leaves it zeroed
+        cik_herd_streams_get(h_, &s);
+        return s;
+    }
+    cik_status set_body(int character, const cik_herd_body &body) noexcept
+    {
+        return cik_herd_set_body(h_, character, &body);
+    }
+    cik_status reset() noexcept { return cik_herd_reset(h_); }
+    cik_status reset_character(int character) noexcept { return cik_herd_reset_character(h_, character); }
+    /** The frame (cik_herd_frame): dt 0 = options.foot.dt; a null `options`
+     *  means cik_herd_default_options(). */
+    cik_status frame(const cik_heightfield &ground, const cik_herd_options *options = nullptr,
+                     float dt = 0.0f) noexcept
+    {
+        return cik_herd_frame(h_, &ground, options, dt);
+    }
+
+private:
+    cik_herd *h_;
 };
 
 } // namespace cik

@@ -197,6 +197,58 @@ int main()
         CHECK(cr.reset_character(3) == CIK_OK && cr.reset_character(chars) == CIK_ERROR_ARGUMENT);
     }
     CHECK(live == 0); // the crowd's destructor gave everything back
+    // the herd: RAII through the allocator, a frame equal to the C API's
+    // bitwise, a refused body that changes nothing
+    {
+        static float heights[9 * 9];
+        for (int i = 0; i < 81; ++i) heights[i] = 0.04f * (float)(i % 9) + 0.02f * (float)(i / 9);
+        cik_heightfield ground = {-4.0f, -4.0f, 1.0f, 1.0f, 9, 9, heights};
+        cik_herd_body body;
+        memset(&body, 0, sizeof body);
+        body.leg_count = 4;
+        body.forward = cik_vec3{0, 0, 1};
+        for (int l = 0; l < 4; ++l) {
+            cik_herd_leg &leg = body.leg[l];
+            leg.root = l < 2 ? CIK_HERD_PELVIS : CIK_HERD_CHEST;
+            leg.segment_count = l < 2 ? 4 : 3;
+            leg.hip = cik_vec3{l % 2 ? -0.2f : 0.2f, 0.0f, 0.0f};
+            for (int s = 0; s < leg.segment_count; ++s) leg.segment[s] = cik_vec3{0, -0.3f, s == 1 ? 0.05f : 0.0f};
+            leg.limit[1].type = CIK_LIMIT_HINGE;
+            leg.limit[1].axis = cik_vec3{1, 0, 0};
+            leg.limit[1].min_angle = -1.0f;
+            leg.limit[1].max_angle = 1.5f;
+        }
+        cik::herd empty, hd, ref;
+        CHECK(!empty && empty.character_count() == 0 && empty.streams().foot_count == 0);
+        CHECK(empty.frame(ground) == CIK_ERROR_ARGUMENT);
+        CHECK(cik::herd::create(0, body, hd, &a) == CIK_ERROR_ARGUMENT && !hd);
+        CHECK(cik::herd::create(40, body, hd, &a) == CIK_OK && hd && live > 0);
+        CHECK(hd.leg_count() == 4 && hd.streams().foot_count == 160);
+        cik::herd moved(static_cast<cik::herd &&>(hd));
+        CHECK(!hd && moved);
+        hd = static_cast<cik::herd &&>(moved);
+        CHECK(cik::herd::create(40, body, ref) == CIK_OK); // malloc: not counted in `live`
+        cik_herd_body bad = body;
+        bad.leg[0].segment_count = 3;
+        CHECK(hd.set_body(5, bad) == CIK_ERROR_ARGUMENT);
+        cik::herd *both[2] = {&hd, &ref};
+        for (int k = 0; k < 2; ++k) {
+            cik_herd_streams s = both[k]->streams();
+            for (int c = 0; c < 40; ++c)
+                for (int r = 0; r < CIK_HERD_ROOTS; ++r) {
+                    s.root_x[r][c] = -3.0f + 0.15f * (float)c;
+                    s.root_y[r][c] = 1.3f;
+                    s.root_z[r][c] = r ? 0.6f : -0.6f;
+                }
+        }
+        cik_herd_options ho = cik_herd_default_options();
+        CHECK(hd.frame(ground, &ho) == CIK_OK && cik_herd_frame(ref.get(), &ground, &ho, 0.0f) == CIK_OK);
+        cik_herd_streams x = hd.streams(), y = ref.streams();
+        const size_t bytes = sizeof(float) * (size_t)x.foot_count;
+        CHECK(memcmp(x.foot_y, y.foot_y, bytes) == 0 && memcmp(x.solved_w[1], y.solved_w[1], bytes) == 0);
+        CHECK(hd.reset_character(3) == CIK_OK && hd.reset() == CIK_OK);
+    }
+    CHECK(live == 0); // the herd's destructor gave everything back
     if (failures == 0) printf("crowdik.hpp: all checks passed\n");
     return failures == 0 ? 0 : 1;
 }
