@@ -288,11 +288,13 @@ static float circle_angle(vec3 P0, vec3 center, vec3 h, vec3 E, float goal, cons
 }
 
 /* Limb mode applies to 2- and 3-joint chains whose joint 1 is a hinge and
- * whose root is not. */
+ * whose root is not, and to 4-joint chains whose joints 1 and 2 are hinges
+ * and whose root is not (a horse's hind leg: stifle, hock, fetlock). */
 static int limb_shaped(const cik_chain *c)
 {
-    return (c->joint_count == 2 || c->joint_count == 3) && c->limit[1].type == CIK_LIMIT_HINGE &&
-           c->limit[0].type != CIK_LIMIT_HINGE;
+    const int J = c->joint_count;
+    if (J < 2 || J > 4 || c->limit[1].type != CIK_LIMIT_HINGE || c->limit[0].type == CIK_LIMIT_HINGE) return 0;
+    return J < 4 || c->limit[2].type == CIK_LIMIT_HINGE;
 }
 
 /* The limb step (docs/solver.md, "Limb mode"). */
@@ -304,32 +306,43 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
     vec3 t0 = sub(c->target, P0), e0 = sub(p->E, P0);
     float goal = dot(t0, t0), now = dot(e0, e0);
 
-    /* The middle joint's share of the distance change: the minimum-norm
-     * split of the linearised change between it and the end joint. */
-    float share = 1.0f;
-    if (J == 3) {
-        float gm = dot(e0, cross(h, sub(p->E, p->P[1])));
-        float ge = dot(e0, cross(h, sub(p->E, p->P[2])));
-        float den = gm * gm + ge * ge;
-        if (den > LIMB_TINY) share = gm * gm / den;
+    /* The middle joints' shares of the distance change (joints 1 .. J - 2):
+     * the minimum-norm split of the linearised change among them and the
+     * end joint, each turning about h. */
+    float share[3] = {1.0f, 0.0f, 0.0f};
+    if (J > 2) {
+        float g[3], den = 0.0f;
+        for (int j = 1; j < J; ++j) {
+            g[j - 1] = dot(e0, cross(h, sub(p->E, p->P[j])));
+            den += g[j - 1] * g[j - 1];
+        }
+        if (den > LIMB_TINY)
+            for (int j = 1; j < J - 1; ++j) share[j - 1] = g[j - 1] * g[j - 1] / den;
     }
-    float hinge = hinge_angle(c->rotation[1], c->limit[1].axis);
-    float phi = circle_angle(P0, p->P[1], h, p->E, now + share * (goal - now), &c->limit[1], hinge);
-    rotate_joint(c, p, 1, angle_axis(phi, h));
-    if (J == 3) {
+    /* each middle joint to its part of the way, in turn */
+    float part = 0.0f;
+    for (int j = 1; j < (J > 2 ? J - 1 : 2); ++j) {
+        part += share[j - 1];
+        float hinge = hinge_angle(c->rotation[j], c->limit[j].axis);
+        float phi = circle_angle(P0, p->P[j], h, p->E, now + part * (goal - now), &c->limit[j], hinge);
+        rotate_joint(c, p, j, angle_axis(phi, h));
+    }
+    if (J > 2) {
         /* the end joint closes the rest, about the same axis */
-        phi = circle_angle(P0, p->P[2], h, p->E, goal, NULL, 0.0f);
-        rotate_joint(c, p, 2, angle_axis(phi, h));
+        float phi = circle_angle(P0, p->P[J - 1], h, p->E, goal, NULL, 0.0f);
+        rotate_joint(c, p, J - 1, angle_axis(phi, h));
         /* where the end joint's limit stopped it short (by more than a
-         * tenth of the threshold), the middle joint closes what is left
-         * (from a straight start the split gives it almost nothing: its
-         * first-order effect on the distance is zero) */
-        vec3 e1 = sub(p->E, P0);
-        float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
-        if (res * res > tol * goal) {
-            hinge = hinge_angle(c->rotation[1], c->limit[1].axis);
-            phi = circle_angle(P0, p->P[1], h, p->E, goal, &c->limit[1], hinge);
-            rotate_joint(c, p, 1, angle_axis(phi, h));
+         * tenth of the threshold), the middle joints close what is left,
+         * the nearest to the end first (from a straight start the split
+         * gives them almost nothing: their first-order effect on the
+         * distance is zero) */
+        for (int j = J - 2; j >= 1; --j) {
+            vec3 e1 = sub(p->E, P0);
+            float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
+            if (!(res * res > tol * goal)) break;
+            float hinge = hinge_angle(c->rotation[j], c->limit[j].axis);
+            phi = circle_angle(P0, p->P[j], h, p->E, goal, &c->limit[j], hinge);
+            rotate_joint(c, p, j, angle_axis(phi, h));
         }
     }
     step(c, p, 0, o, 1); /* aim the root, a plain step */

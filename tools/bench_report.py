@@ -148,6 +148,43 @@ def foot_markdown(foot, context):
     return "\n".join(out) + "\n"
 
 
+CREATURES = {0: "biped", 1: "quadruped", 2: "hexapod"}
+
+
+class HerdRun:
+    """One herd frame result (herd/frame/creature:K/characters:N/threads:T)."""
+
+    def __init__(self, bench):
+        parts = (bench.get("run_name") or bench["name"]).split("/")
+        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        self.creature = int(fields.get("creature", 0))
+        self.characters = int(fields.get("characters", 0))
+        self.threads = int(fields.get("threads", 1))
+        self.ms = float(bench.get("frame_ms", 0.0))
+        self.cpu_ms = float(bench["cpu_frame_ms"]) if "cpu_frame_ms" in bench else None
+        self.ns_per_leg = float(bench.get("ns_per_leg", 0.0))
+        self.passes = float(bench.get("mean_passes", 0.0))
+        self.converged = float(bench.get("converged", 0.0))
+
+    def key(self):
+        return (self.creature, self.characters, self.threads)
+
+
+def herd_markdown(herd, context):
+    out = ["## Herd frame", "",
+           "`cik_herd_frame` on a walking herd over rolling ground (bench/bench_herd.c): ms per frame (wall "
+           "clock, the fastest run; thread CPU time with one thread).", "",
+           "| creature | characters | threads | frame ms | thread CPU ms | ns/leg | mean passes | converged |",
+           "|---|---:|---|---:|---:|---:|---:|---:|"]
+    for key in sorted(herd, key=lambda k: (k[0], k[1], k[2] == 0, k[2])):
+        h = herd[key]
+        out.append("| %s | %d | %s | %.3f | %s | %.0f | %.2f | %.1f %% |" % (
+            CREATURES.get(h.creature, str(h.creature)), h.characters, threads_label(h.threads, context), h.ms,
+            "%.3f" % h.cpu_ms if h.cpu_ms is not None else "", h.ns_per_leg, h.passes, 100.0 * h.converged))
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
 class InputError(Exception):
     """A JSON file that cannot be read or is not crowdik_bench output."""
 
@@ -161,7 +198,7 @@ def read_run(cls, b, path, name):
 
 
 def load(paths):
-    runs, foot, context = OrderedDict(), OrderedDict(), None
+    runs, foot, herd, context = OrderedDict(), OrderedDict(), OrderedDict(), None
     for path in paths:
         try:
             with open(path) as f:
@@ -186,6 +223,12 @@ def load(paths):
                 if old is None or (f.ms > 0 and f.ms < old.ms):
                     foot[f.key()] = f
                 continue
+            if name.startswith("herd/"):
+                h = read_run(HerdRun, b, path, name)
+                old = herd.get(h.key())
+                if old is None or (h.ms > 0 and h.ms < old.ms):
+                    herd[h.key()] = h
+                continue
             r = read_run(Run, b, path, name)
             old = runs.get(r.key())
             if old is None or (r.ns > 0 and r.ns < old.ns):
@@ -194,7 +237,7 @@ def load(paths):
                 runs[r.key()] = r
             elif old.cpu_ns is not None and r.cpu_ns is not None:
                 old.cpu_ns = min(old.cpu_ns, r.cpu_ns)
-    return runs, foot, context or {}
+    return runs, foot, herd, context or {}
 
 
 def machine_name(context, override):
@@ -517,16 +560,18 @@ def svg_plot(runs, context, args):
 def main(argv):
     args = parse_args(argv)
     try:
-        runs, foot, context = load(args.json)
+        runs, foot, herd, context = load(args.json)
     except InputError as e:
         print("bench_report: %s" % e, file=sys.stderr)
         return 2
-    if not runs and not foot:
+    if not runs and not foot and not herd:
         print("bench_report: no crowdik_bench results in %s" % ", ".join(args.json), file=sys.stderr)
         return 2
     md = markdown(runs, context, args) if runs else "# crowdik performance\n\n"
     if foot:
         md += "\n" + foot_markdown(foot, context)
+    if herd:
+        md += "\n" + herd_markdown(herd, context)
     try:
         if args.svg and runs:
             with open(args.svg, "w") as f:

@@ -396,30 +396,41 @@ CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
     v3 t0 = v3_sub(g->T, P0), e0 = v3_sub(g->E, P0);
     vf goal = v3_dot(t0, t0), now = v3_dot(e0, e0);
 
-    vf share = v_set1(1.0f);
-    if (J == 3) {
-        vf gm = v3_dot(e0, v3_cross(h, v3_sub(g->E, g->P[1])));
-        vf ge = v3_dot(e0, v3_cross(h, v3_sub(g->E, g->P[2])));
-        vf gm2 = v_mul(gm, gm);
-        vf den = v_fma(ge, ge, gm2);
+    /* the middle joints' shares (joints 1 .. J - 2), as in the reference */
+    vf share[3] = {v_set1(1.0f), v_set1(0.0f), v_set1(0.0f)};
+    if (J > 2) {
+        vf gj[3], den = v_set1(0.0f);
+        for (int j = 1; j < J; ++j) {
+            gj[j - 1] = v3_dot(e0, v3_cross(h, v3_sub(g->E, g->P[j])));
+            den = j == 1 ? v_mul(gj[0], gj[0]) : v_fma(gj[j - 1], gj[j - 1], den);
+        }
         vm some = v_gt(den, v_set1(K_TINY));
-        share = v_sel(some, v_div(gm2, v_max(den, v_set1(K_TINY))), share);
+        for (int j = 1; j < J - 1; ++j)
+            share[j - 1] = v_sel(some, v_div(v_mul(gj[j - 1], gj[j - 1]), v_max(den, v_set1(K_TINY))), share[j - 1]);
     }
-    vf s1, c1;
-    hinge_pair(g->q[1], axis1, &s1, &c1);
-    vf mid_goal = v_fma(share, v_sub(goal, now), now);
-    rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, mid_goal, 1, s1, c1, 1), m);
-    if (J == 3) {
-        rotate_joint(g, 2, circle_rotation(g, P0, g->P[2], h, goal, 0, s1, c1, 2), m);
-        /* the middle joint closes what the end joint's limit left, on the
-         * lanes where that is more than a tenth of the threshold */
-        v3 e1 = v3_sub(g->E, P0);
-        vf res = v_sub(v3_dot(e1, e1), goal);
-        vf tol = v_set1(0.04f * job->threshold * job->threshold);
-        vm fix = w_and(m, v_gt(v_mul(res, res), v_mul(tol, goal)));
-        if (w_any(fix)) {
-            hinge_pair(g->q[1], axis1, &s1, &c1);
-            rotate_joint(g, 1, circle_rotation(g, P0, g->P[1], h, goal, 1, s1, c1, 1), fix);
+    vf s1, c1, part = v_set1(0.0f);
+    for (int j = 1; j < (J > 2 ? J - 1 : 2); ++j) {
+        v3 axis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
+        part = j == 1 ? share[0] : v_add(part, share[j - 1]);
+        hinge_pair(g->q[j], axis, &s1, &c1);
+        vf mid_goal = v_fma(part, v_sub(goal, now), now);
+        rotate_joint(g, j, circle_rotation(g, P0, g->P[j], h, mid_goal, 1, s1, c1, j), m);
+    }
+    if (J > 2) {
+        rotate_joint(g, J - 1, circle_rotation(g, P0, g->P[J - 1], h, goal, 0, s1, c1, J - 1), m);
+        /* the middle joints close what the end joint's limit left, the
+         * nearest to the end first, on the lanes where that is more than a
+         * tenth of the threshold */
+        vm fix = m;
+        for (int j = J - 2; j >= 1; --j) {
+            v3 e1 = v3_sub(g->E, P0);
+            vf res = v_sub(v3_dot(e1, e1), goal);
+            vf tol = v_set1(0.04f * job->threshold * job->threshold);
+            fix = w_and(fix, v_gt(v_mul(res, res), v_mul(tol, goal)));
+            if (!w_any(fix)) break;
+            v3 axis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
+            hinge_pair(g->q[j], axis, &s1, &c1);
+            rotate_joint(g, j, circle_rotation(g, P0, g->P[j], h, goal, 1, s1, c1, j), fix);
         }
     }
     step(g, 0, m, job, 1); /* aim the root, a plain step */
@@ -590,11 +601,14 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
     for (int j = 1; j < J; ++j) reach = v_add(reach, v_sqrt(v3_dot(g.off[j], g.off[j])));
     vm unreachable = v_gt(distance(g.T, g.P[0]), reach);
 
-    /* Limb mode's lanes: 2 or 3 joints, joint 1 a hinge, joint 0 not. */
+    /* Limb mode's lanes: 2 or 3 joints, joint 1 a hinge, joint 0 not; or 4
+     * joints, joints 1 and 2 hinges, joint 0 not. */
     vm limb = w_false();
-    if (limb_possible && job->limb == CIK_LIMB_AUTO && (J == 2 || J == 3))
+    if (limb_possible && job->limb == CIK_LIMB_AUTO && J >= 2 && J <= 4) {
         limb = w_and(v_eq(jload(&g, 1, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)),
                      w_not(v_eq(jload(&g, 0, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE))));
+        if (J == 4) limb = w_and(limb, v_eq(jload(&g, 2, CIK__LTYPE), v_set1((float)CIK_LIMIT_HINGE)));
+    }
 
     const vf threshold = v_set1(job->threshold);
     /* damped least-squares steps, on chains of 3 joints or more (on one
@@ -699,7 +713,7 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
  * chains that are not regrouped (too long, or a one-lane build), for a
  * fresh group that may stop early, and for a regrouped one. Only the copies
  * that can meet a limb-shaped chain in its first pass carry the limb step
- * (`limb_possible`: limbs have 2 or 3 joints, regrouped lanes have run a
+ * (`limb_possible`: limbs have 2 to 4 joints, regrouped lanes have run a
  * pass). */
 static void solve_fresh(const cik__kernel_job *job, int lane0)
 {
