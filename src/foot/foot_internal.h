@@ -189,11 +189,10 @@ enum {
      * next probe starts afresh */
     HF_PREVX, HF_PREVY, HF_PREVZ, HF_CTIME, HF_EASE, HF_ANCX, HF_ANCZ, HF_BTIME, HF_BOFX, HF_BOFZ, HF_COLD,
     /* within a frame: the animated root of the foot's leg (x, y, z, qx,
-     * qy, qz, qw), its floor; the animated hip; the body's correction (the
-     * pivot, the tilt's quaternion, the vertical lift) and the solved root */
+     * qy, qz, qw), its floor; the animated hip; the solved root (the
+     * body's correction applied to the animated one) */
     HF_RP, HF_FLOOR = HF_RP + 7,
     HF_HIPX, HF_HIPY, HF_HIPZ,
-    HF_PIVX, HF_PIVY, HF_PIVZ, HF_TQX, HF_TQY, HF_TQZ, HF_TQW, HF_LIFT,
     HF_SRP, /* 7 */
     HF_START = HF_SRP + 7, /* the start pose, laid out as HF_POSE */
     /* constant per foot (set with the body): the hip (3), the four

@@ -287,7 +287,7 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
             h->f[HF_POSE + 12 + s2][f] = h->f[HF_SOLVED + 12 + s2][f] = 1.0f;
         h->f[HF_WEIGHT][f] = 1.0f;
         h->f[HF_CNY][f] = 1.0f;
-        h->f[HF_RP + 6][f] = h->f[HF_SRP + 6][f] = h->f[HF_TQW][f] = 1.0f;
+        h->f[HF_RP + 6][f] = h->f[HF_SRP + 6][f] = 1.0f;
     }
     *out = h;
     return CIK_OK;
@@ -528,7 +528,8 @@ static void spring(const herd_args *a, int now, float goal, float *x, float *v)
 
 /* Stage 3 for characters [c0, c1): the body of each character (the plane
  * fit, the tilt, the height, their springs, the solved roots), handed to
- * its feet (HF_PIV*, HF_TQ*, HF_LIFT, HF_SRP), then the place pass. */
+ * its feet (HF_SRP, the solved root of each foot's leg), then the place
+ * pass. */
 static void place_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
@@ -668,14 +669,6 @@ static void place_part(const herd_args *a, int c0, int c1)
         }
         for (int l = 0; l < L; ++l) {
             const int f = f0 + l, root = b->leg[l].root;
-            F[HF_PIVX][f] = pivot.x;
-            F[HF_PIVY][f] = pivot.y;
-            F[HF_PIVZ][f] = pivot.z;
-            F[HF_TQX][f] = tilt.x;
-            F[HF_TQY][f] = tilt.y;
-            F[HF_TQZ][f] = tilt.z;
-            F[HF_TQW][f] = tilt.w;
-            F[HF_LIFT][f] = height;
             F[HF_SRP][f] = sp[root].x;
             F[HF_SRP + 1][f] = sp[root].y;
             F[HF_SRP + 2][f] = sp[root].z;

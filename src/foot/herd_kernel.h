@@ -160,8 +160,8 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
     }
 }
 
-/* Stage 3 after the body (HF_PIV*, HF_TQ*, HF_LIFT, HF_SRP: herd.c): the
- * target (swing: the animated foot carried by the body, its angles;
+/* Stage 3 after the body (HF_SRP, the solved root: herd.c): the target
+ * (swing: the animated foot moved up or down with its hip;
  * planted: at the probe, as high above the ground as the animation has it
  * above its floor; blended by the weight, a locked foot held in x and z;
  * never below the ground), brought in softly where it is beyond the
@@ -176,19 +176,21 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
     for (int i = begin; i < end; i += CIK_LANES) {
         vf w = ld(cF, HF_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
-        v3 anim = v3_ld(cF, HF_AFX, i), ahip = v3_ld(cF, HF_HIPX, i), piv = v3_ld(cF, HF_PIVX, i);
-        vq tilt = q_ld(cF, HF_TQX, HF_TQY, HF_TQZ, HF_TQW, i);
-        v3 ts = v3_add(piv, q_rotate(tilt, v3_sub(anim, piv)));
-        ts.y = v_add(ts.y, ld(cF, HF_LIFT, i));
+        v3 anim = v3_ld(cF, HF_AFX, i), ahip = v3_ld(cF, HF_HIPX, i);
+        v3 rp = v3_ld(cF, HF_SRP, i);
+        vq rq = q_ld(cF, HF_SRP + 3, HF_SRP + 4, HF_SRP + 5, HF_SRP + 6, i);
+        v3 hip = v3_add(rp, q_rotate(rq, v3_ld(cF, HF_HIP, i)));
+        /* the swing foot moves up or down with its hip, not with the body's
+         * turn: a hoof 1.3 m below the hips would swing 30 to 40 cm along
+         * the ground at 18 degrees of pitch, below the ground probed under
+         * the animated foot, and jump back at touchdown */
+        v3 ts = v3_of(anim.x, v_add(anim.y, v_sub(hip.y, ahip.y)), anim.z);
         vf g = ld(cF, HF_CY, i);
         vf tp = v_add(g, v_max(v_sub(anim.y, ld(cF, HF_FLOOR, i)), z));
         vf wxz = v_sel(v_gt(ld(cF, HF_LOCKED, i), z), one, w);
         v3 t = v3_of(v_fma(wxz, v_sub(ld(cF, HF_PROBEX, i), ts.x), ts.x), v_fma(w, v_sub(tp, ts.y), ts.y),
                      v_fma(wxz, v_sub(ld(cF, HF_PROBEZ, i), ts.z), ts.z));
         t.y = v_max(t.y, g);
-        v3 rp = v3_ld(cF, HF_SRP, i);
-        vq rq = q_ld(cF, HF_SRP + 3, HF_SRP + 4, HF_SRP + 5, HF_SRP + 6, i);
-        v3 hip = v3_add(rp, q_rotate(rq, v3_ld(cF, HF_HIP, i)));
         v3 v = v3_sub(t, hip);
         vf d2 = v3_dot(v, v), reach = ld(cF, HF_REACH, i);
         v3 e = v3_sub(anim, ahip);
