@@ -98,9 +98,11 @@ typedef struct herd_scene {
     long conv_planted[MAXS + 1], conv_ok[MAXS + 1];
     double passes_planted[MAXS + 1], passes_all[MAXS + 1], count_all[MAXS + 1];
     long planted_place[TERRAIN_AT_COUNT], within1_place[TERRAIN_AT_COUNT];
-    samples below, lock_move, bend, bend_by[MAXS + 1][MAXS], pitch, roll;
+    samples below, lock_move, bend, bend_by[MAXS + 1][MAXS], bend_state[3], pitch, roll;
+    long conv_slow[MAXS + 1], conv_far[MAXS + 1]; /* planted, > 3 passes; error >= 1 mm */
     float height_lo, height_hi;
-    worst_foot worst;
+    worst_foot worst, worst_bend;
+    int worst_joint;
 } herd_scene;
 
 #define PREV_STRIDE (5 + 2 * MAXS)
@@ -238,6 +240,7 @@ static int herd_create(const demo_options *o, herd_scene *h, char *err, size_t e
             bad |= samples_alloc(&h->bend_by[k][j], hinges[k][j]);
         }
     bad |= samples_alloc(&h->bend, all);
+    for (int k = 0; k < 3; ++k) bad |= samples_alloc(&h->bend_state[k], all);
     bad |= samples_alloc(&h->below, feet * frames) | samples_alloc(&h->lock_move, feet * frames);
     bad |= samples_alloc(&h->pitch, n * frames) | samples_alloc(&h->roll, n * frames);
     if (bad) {
@@ -272,6 +275,7 @@ static void herd_free(herd_scene *h)
     for (int k = 0; k <= MAXS; ++k)
         for (int j = 0; j < MAXS; ++j) free(h->bend_by[k][j].v);
     free(h->bend.v);
+    for (int k = 0; k < 3; ++k) free(h->bend_state[k].v);
     free(h->below.v);
     free(h->lock_move.v);
     free(h->pitch.v);
@@ -387,6 +391,8 @@ static void measure_foot(herd_scene *h, int fr, int c, int l, int drawn)
         h->within2 += fabsf(gap) <= 0.002f;
         h->conv_planted[n]++;
         h->conv_ok[n] += s->error[f] < 1e-3f && s->passes[f] <= 3.0f;
+        h->conv_slow[n] += s->passes[f] > 3.0f;
+        h->conv_far[n] += !(s->error[f] < 1e-3f);
         h->passes_planted[n] += s->passes[f];
     }
     h->passes_all[n] += s->passes[f];
@@ -412,6 +418,13 @@ static void measure_foot(herd_scene *h, int fr, int c, int l, int drawn)
             float excess = fmaxf(0.0f, ds - da) * DEG;
             add(&h->bend, excess);
             add(&h->bend_by[n][j], excess);
+            /* by the foot's state: planted, easing in or out, swing */
+            add(&h->bend_state[s->weight[f] >= 0.999f ? 0 : (s->weight[f] > 0.0f ? 1 : 2)], excess);
+            if (excess > h->worst_bend.depth) {
+                worst_foot w = {excess, fr, c, l, s->planted[f] > 0.5f, locked, s->weight[f], foot.x, foot.z};
+                h->worst_bend = w;
+                h->worst_joint = j;
+            }
         }
         pv[5 + j] = sa;
         pv[5 + MAXS + j] = aa;
@@ -556,12 +569,22 @@ static void report(herd_scene *h)
                 snprintf(v, sizeof v, "%.2f / %.2f", p, maxof(&h->bend_by[n][j]));
                 row(what, v, "");
             }
+    static const char *state_name[3] = {"  planted (weight 1)", "  easing in or out", "  swing (weight 0)"};
+    for (int k = 0; k < 3; ++k) {
+        float p = pct(&h->bend_state[k], 0.99f);
+        snprintf(v, sizeof v, "%.2f / %.2f", p, maxof(&h->bend_state[k]));
+        row(state_name[k], v, "");
+    }
     for (int n = 2; n <= MAXS; ++n)
         if (h->conv_planted[n]) {
             char what[96];
             snprintf(what, sizeof what, "%d-segment legs: planted < 1 mm in <= 3 passes", n);
             snprintf(v, sizeof v, "%.3f %%", share(h->conv_ok[n], h->conv_planted[n]));
             row(what, v, ">= 99.9 %");
+            snprintf(what, sizeof what, "  planted: over 3 passes / error >= 1 mm");
+            snprintf(v, sizeof v, "%.3f / %.3f %%", share(h->conv_slow[n], h->conv_planted[n]),
+                     share(h->conv_far[n], h->conv_planted[n]));
+            row(what, v, "");
             snprintf(what, sizeof what, "  mean passes, planted / all");
             snprintf(v, sizeof v, "%.2f / %.2f", h->passes_planted[n] / (double)h->conv_planted[n],
                      h->passes_all[n] / h->count_all[n]);
@@ -582,11 +605,18 @@ static void report(herd_scene *h)
                w->locked ? "locked" : "not locked", w->weight, w->x, w->z,
                place_name[terrain_place(w->x, w->z)] + 2);
     }
+    if (h->worst_bend.depth > 0.0f) {
+        const worst_foot *w = &h->worst_bend;
+        printf("largest bend change: %.2f deg beyond the animation's at frame %d, character %d, leg %d, joint %d (%s, "
+               "%s, weight %.3f) at x %.2f z %.2f (%s)\n",
+               w->depth, w->frame, w->character, w->leg, h->worst_joint, w->planted ? "planted" : "swing",
+               w->locked ? "locked" : "not locked", w->weight, w->x, w->z, place_name[terrain_place(w->x, w->z)] + 2);
+    }
 }
 
 /* ---------------------------------------------------------------- picture */
 
-#define POSE_STEP 3 /* every 3rd record: one pose per 30 frames (0.5 s) */
+#define POSE_STEP 6 /* every 6th record: one pose per 60 frames (1 s; a herd walks slower than people) */
 
 static const uint32_t leg_colour[MAXL] = {0x2050d0u, 0xd03020u, 0x20a060u, 0xc08000u,
                                           0x8040c0u, 0x00a0b0u, 0x606060u, 0xa06040u};
@@ -596,8 +626,16 @@ static int draw_herd(const herd_scene *h, const char *path, char *err, size_t er
     const int panels = h->n < PANELS ? h->n : PANELS;
     panel pn[PANELS];
     float height_total = 40.0f;
+    /* a small creature drawn larger: its hips about a metre high on the
+     * page (the biped picture's scale for a horse, three times it for the
+     * hexapod) */
+    creature_pose stand;
+    creature_stance(h->kind, &h->bodies[0], &stand);
+    const float zoom = clampf(1.0f / fmaxf(stand.root_p[CIK_HERD_PELVIS].y, 1e-3f), 1.0f, 3.0f);
     for (int c = 0; c < panels; ++c) {
         pn[c] = panel_start(&h->ch[c]);
+        pn[c].px *= zoom;
+        pn[c].d_lo /= zoom;
         float hi = -1e9f, ahead = -1e9f;
         for (int k = 0; k < h->draw_frames; ++k) {
             const herd_record *r = &h->rec[(size_t)k * PANELS + (size_t)c];
@@ -631,13 +669,17 @@ static int draw_herd(const herd_scene *h, const char *path, char *err, size_t er
         for (int k = 0; k < h->draw_frames; k += POSE_STEP) {
             const herd_record *r = &h->rec[(size_t)k * PANELS + (size_t)c];
             for (int which = 0; which < 2; ++which) {
-                /* the body: pelvis to chest */
+                /* the body: the first leg's hip, the pelvis, the chest, the
+                 * last leg's hip (a hexapod's legs all hang from the pelvis:
+                 * its body is the line from its front to its hind hips) */
                 float xy[2 * (MAXS + 2)];
-                for (int q = 0; q < CIK_HERD_ROOTS; ++q) {
-                    xy[2 * q] = screen_x(p, r->root[which][q]);
-                    xy[2 * q + 1] = screen_y(p, oy, r->root[which][q]);
+                const cik_vec3 body[4] = {r->leg[which][0][0], r->root[which][CIK_HERD_PELVIS],
+                                          r->root[which][CIK_HERD_CHEST], r->leg[which][h->legs - 1][0]};
+                for (int q = 0; q < 4; ++q) {
+                    xy[2 * q] = screen_x(p, body[q]);
+                    xy[2 * q + 1] = screen_y(p, oy, body[q]);
                 }
-                cv_polyline(&cv, xy, 2, which ? 0x000000u : 0xa0a0a0u, which ? 2.5f : 1.0f, !which);
+                cv_polyline(&cv, xy, 4, which ? 0x000000u : 0xa0a0a0u, which ? 2.5f : 1.0f, !which);
                 /* the far legs (odd: right) first */
                 for (int pass = 1; pass >= 0; --pass)
                     for (int l = 0; l < h->legs; ++l) {
