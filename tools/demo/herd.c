@@ -98,7 +98,13 @@ typedef struct herd_scene {
     long conv_planted[MAXS + 1], conv_ok[MAXS + 1];
     double passes_planted[MAXS + 1], passes_all[MAXS + 1], count_all[MAXS + 1];
     long planted_place[TERRAIN_AT_COUNT], within1_place[TERRAIN_AT_COUNT];
-    samples below, lock_move, bend, bend_by[MAXS + 1][MAXS], bend_state[3], pitch, roll;
+    samples below, lock_move, pitch, roll;
+    /* every hinge-joint frame's bend change, and its group: the foot's
+     * state * 32 + segment count * 4 + joint (one array, split at the
+     * report) */
+    samples bend, scratch;
+    unsigned char *bend_tag;
+    int hinge_joint[MAXS + 1][MAXS]; /* 1: some leg has a hinge there */
     long conv_slow[MAXS + 1], conv_far[MAXS + 1]; /* planted, > 3 passes; error >= 1 mm */
     float height_lo, height_hi;
     worst_foot worst, worst_bend;
@@ -228,19 +234,15 @@ static int herd_create(const demo_options *o, herd_scene *h, char *err, size_t e
         return EXIT_CANNOT_RUN;
     }
     /* the measures' storage: per foot-frame, per hinge-joint frame */
-    size_t hinges[MAXS + 1][MAXS];
-    memset(hinges, 0, sizeof hinges);
+    size_t all = 0;
     for (int l = 0; l < h->legs; ++l)
         for (int j = 0; j < b1.leg[l].segment_count; ++j)
-            if (b1.leg[l].limit[j].type == CIK_LIMIT_HINGE) hinges[b1.leg[l].segment_count][j] += n * frames;
-    size_t all = 0;
-    for (int k = 0; k <= MAXS; ++k)
-        for (int j = 0; j < MAXS; ++j) {
-            all += hinges[k][j];
-            bad |= samples_alloc(&h->bend_by[k][j], hinges[k][j]);
-        }
-    bad |= samples_alloc(&h->bend, all);
-    for (int k = 0; k < 3; ++k) bad |= samples_alloc(&h->bend_state[k], all);
+            if (b1.leg[l].limit[j].type == CIK_LIMIT_HINGE) {
+                h->hinge_joint[b1.leg[l].segment_count][j] = 1;
+                all += n * frames;
+            }
+    bad |= samples_alloc(&h->bend, all) | samples_alloc(&h->scratch, all);
+    bad |= !(h->bend_tag = malloc(all ? all : 1));
     bad |= samples_alloc(&h->below, feet * frames) | samples_alloc(&h->lock_move, feet * frames);
     bad |= samples_alloc(&h->pitch, n * frames) | samples_alloc(&h->roll, n * frames);
     if (bad) {
@@ -272,10 +274,9 @@ static void herd_free(herd_scene *h)
     free(h->prev);
     free(h->rec);
     for (int k = 0; k < HS_COUNT; ++k) free(h->times[k]);
-    for (int k = 0; k <= MAXS; ++k)
-        for (int j = 0; j < MAXS; ++j) free(h->bend_by[k][j].v);
     free(h->bend.v);
-    for (int k = 0; k < 3; ++k) free(h->bend_state[k].v);
+    free(h->scratch.v);
+    free(h->bend_tag);
     free(h->below.v);
     free(h->lock_move.v);
     free(h->pitch.v);
@@ -416,10 +417,10 @@ static void measure_foot(herd_scene *h, int fr, int c, int l, int drawn)
         if (pv[0] > 0.5f) {
             float ds = fabsf(angle_change(sa, pv[5 + j])), da = fabsf(angle_change(aa, pv[5 + MAXS + j]));
             float excess = fmaxf(0.0f, ds - da) * DEG;
+            /* the foot's state: planted, easing in or out, swing */
+            const int state = s->weight[f] >= 0.999f ? 0 : (s->weight[f] > 0.0f ? 1 : 2);
+            if (h->bend.n < h->bend.cap) h->bend_tag[h->bend.n] = (unsigned char)(state * 32 + n * 4 + j);
             add(&h->bend, excess);
-            add(&h->bend_by[n][j], excess);
-            /* by the foot's state: planted, easing in or out, swing */
-            add(&h->bend_state[s->weight[f] >= 0.999f ? 0 : (s->weight[f] > 0.0f ? 1 : 2)], excess);
             if (excess > h->worst_bend.depth) {
                 worst_foot w = {excess, fr, c, l, s->planted[f] > 0.5f, locked, s->weight[f], foot.x, foot.z};
                 h->worst_bend = w;
@@ -489,6 +490,25 @@ static void row(const char *what, const char *value, const char *target)
     printf("  %-56s %18s  %s\n", what, value, target);
 }
 
+/* "p99 / max" of `s` times `scale` with `decimals`, or "-" without samples. */
+static void p99_max(char *v, size_t vz, samples *s, float scale, int decimals)
+{
+    if (!s->n) {
+        snprintf(v, vz, "-");
+        return;
+    }
+    float p = scale * pct(s, 0.99f);
+    snprintf(v, vz, "%.*f / %.*f", decimals, p, decimals, scale * maxof(s));
+}
+
+/* The bend changes whose tag & mask is `want`, into h->scratch. */
+static void bend_group(herd_scene *h, unsigned mask, unsigned want)
+{
+    h->scratch.n = 0;
+    for (size_t i = 0; i < h->bend.n; ++i)
+        if ((h->bend_tag[i] & mask) == want) h->scratch.v[h->scratch.n++] = h->bend.v[i];
+}
+
 static double share(long k, long n) { return n ? 100.0 * (double)k / (double)n : 0.0; }
 
 static void report(herd_scene *h)
@@ -541,11 +561,9 @@ static void report(herd_scene *h)
         }
     snprintf(v, sizeof v, "%.2f %%", share(h->within2, h->planted_frames));
     row("planted: foot within 2 mm of the ground", v, "");
-    float b99 = 1e3f * pct(&h->below, 0.99f);
-    snprintf(v, sizeof v, "%.2f / %.2f", b99, 1e3f * maxof(&h->below));
+    p99_max(v, sizeof v, &h->below, 1e3f, 2);
     row("any foot below the ground, p99 / max mm", v, "<= 5 (p99)");
-    float l99 = 1e3f * pct(&h->lock_move, 0.99f);
-    snprintf(v, sizeof v, "%.3f / %.3f", l99, 1e3f * maxof(&h->lock_move));
+    p99_max(v, sizeof v, &h->lock_move, 1e3f, 3);
     row("locked foot movement per frame, p99 / max mm", v, "<= 0.5 (p99)");
     snprintf(v, sizeof v, "%ld", h->violations);
     row("limit violations (excess > 1e-3 rad)", v, "0");
@@ -557,22 +575,22 @@ static void report(herd_scene *h)
                 snprintf(v, sizeof v, "%ld", h->violations_by[n][j]);
                 row(what, v, "");
             }
-    float e99 = pct(&h->bend, 0.99f);
-    snprintf(v, sizeof v, "%.2f / %.2f", e99, maxof(&h->bend));
+    bend_group(h, 0, 0);
+    p99_max(v, sizeof v, &h->scratch, 1.0f, 2);
     row("bend change beyond the animation's, p99 / max deg", v, "<= 5 (p99)");
     for (int n = 2; n <= MAXS; ++n)
         for (int j = 0; j < MAXS; ++j)
-            if (h->bend_by[n][j].n) {
+            if (h->hinge_joint[n][j]) {
                 char what[80];
                 snprintf(what, sizeof what, "  %d-segment legs, joint %d (hinge)", n, j);
-                float p = pct(&h->bend_by[n][j], 0.99f);
-                snprintf(v, sizeof v, "%.2f / %.2f", p, maxof(&h->bend_by[n][j]));
+                bend_group(h, 0x1f, n * 4 + j);
+                p99_max(v, sizeof v, &h->scratch, 1.0f, 2);
                 row(what, v, "");
             }
     static const char *state_name[3] = {"  planted (weight 1)", "  easing in or out", "  swing (weight 0)"};
     for (int k = 0; k < 3; ++k) {
-        float p = pct(&h->bend_state[k], 0.99f);
-        snprintf(v, sizeof v, "%.2f / %.2f", p, maxof(&h->bend_state[k]));
+        bend_group(h, 0x60, k * 32);
+        p99_max(v, sizeof v, &h->scratch, 1.0f, 2);
         row(state_name[k], v, "");
     }
     for (int n = 2; n <= MAXS; ++n)
@@ -590,10 +608,9 @@ static void report(herd_scene *h)
                      h->passes_all[n] / h->count_all[n]);
             row(what, v, "");
         }
-    float p99 = pct(&h->pitch, 0.99f), r99 = pct(&h->roll, 0.99f);
-    snprintf(v, sizeof v, "%.2f / %.2f", p99, maxof(&h->pitch));
+    p99_max(v, sizeof v, &h->pitch, 1.0f, 2);
     row("body pitch, p99 / max deg", v, "");
-    snprintf(v, sizeof v, "%.2f / %.2f", r99, maxof(&h->roll));
+    p99_max(v, sizeof v, &h->roll, 1.0f, 2);
     row("body roll, p99 / max deg", v, "");
     snprintf(v, sizeof v, "%.1f .. %.1f", 1e3f * h->height_lo, 1e3f * h->height_hi);
     row("body height (move from the animation), mm", v, "");
