@@ -127,12 +127,14 @@ if(Python3_Interpreter_FOUND)
   crowdik_bad_input(bench_report_unwritable 3 "cannot write .*adir/no/r[.]md" ${report} @WORK@/foot.json
                     --markdown @WORK@/adir/no/r.md)
   # the report's measures recomputed from its CSV by tools/demo/measures.py
-  # (tests/tools/demo_measures.cmake): the procedural walk, and a run (the
-  # 1.0 m/s still feet) when the clip is present
-  foreach(case walk run)
+  # (tests/tools/demo_measures.cmake): the procedural walk, a run (the
+  # 1.0 m/s still feet) when the clip is present, and the herds
+  foreach(case walk run quadruped hexapod)
     set(extra)
     if(case STREQUAL "run")
       set(extra -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_49_04_run_leap.bvh)
+    elseif(case STREQUAL "quadruped" OR case STREQUAL "hexapod")
+      set(extra -DCREATURE=${case})
     endif()
     add_test(NAME tool_demo_measures_${case}
              COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}

@@ -440,8 +440,8 @@ static void measure_foot(herd_scene *h, int fr, int c, int l, int drawn)
         leg_points(h, 1, c, l, pts);
         if (h->dump) {
             FILE *fp = h->dump;
-            fprintf(fp, "%d,%d,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f", fr, c, l, n,
-                    s->weight[f], s->planted[f], s->locked[f], s->body_height[c], s->body_pitch[c], s->body_roll[c],
+            fprintf(fp, "%d,%d,%d,%d,%.5f,%d,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f", fr, c, l, n,
+                    s->weight[f], s->planted[f] > 0.5f, locked, s->body_height[c], s->body_pitch[c], s->body_roll[c],
                     s->anim_foot_x[f], s->anim_foot_y[f], s->anim_foot_z[f], foot.x, foot.y, foot.z);
             for (int j = 0; j < MAXS; ++j) {
                 cik_vec3 p = j < n ? pts[j] : vec3(0, 0, 0);
