@@ -67,7 +67,8 @@ typedef struct herd_record {
     int stance[MAXL];
 } herd_record;
 
-/* The worst foot below the ground: where and in what state. */
+/* The worst case of a measure (the deepest foot below the ground, the
+ * largest bend change): its size, which foot, where and in what state. */
 typedef struct worst_foot {
     float depth;
     int frame, character, leg, planted, locked;
