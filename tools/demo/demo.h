@@ -1,7 +1,7 @@
 /*
  * crowdik_demo's shared types: the characters' rigs and poses (motion.c),
- * the crowd and its frame loop (scene.c), the picture (draw.c) and the
- * command line and report (main.c).
+ * the crowd and its frame loop (scene.c), the picture (draw.c), the
+ * command line and report (main.c) and the herds (herd.c).
  *
  * Coordinates: world y up; character space x lateral (left +), y up from
  * the floor, z forward; metres and seconds.

@@ -13,7 +13,8 @@
  *
  * This file: the command line and the report. motion.c: terrain, rigs, the
  * walk and the clip; scene.c: the crowd and its frames; measure.c: the rows
- * and the measures; draw.c: the picture; view.c: the 3D page.
+ * and the measures; draw.c: the picture; view.c: the 3D page; herd.c: a
+ * herd of quadrupeds or hexapods instead (--creature).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
