@@ -79,6 +79,29 @@ crowdik_bad_input(demo_dump_directory 3 "cannot write .*adir: Is a directory" ${
 crowdik_bad_input(demo_dump_missing_folder 3 "cannot write .*No such file" ${demo} ${small}
                   --dump @WORK@/no/such/folder/dump.csv)
 
+# --creature: a herd's flags (the biped's --bvh, --legs, --view, --png refused)
+crowdik_bad_input(demo_creature_unknown 2 "bad value 'centaur' for --creature" ${demo} --creature centaur)
+crowdik_bad_input(demo_creature_bvh 2 "--bvh is for --creature biped only" ${demo} ${small} --creature quadruped
+                  --bvh @WORK@/garbage.bvh)
+crowdik_bad_input(demo_creature_view 2 "--view is for --creature biped only" ${demo} ${small} --creature hexapod
+                  --view @WORK@/v.html)
+crowdik_bad_input(demo_creature_png 2 "--png is for --creature biped only" ${demo} ${small} --creature quadruped
+                  --png @WORK@/p.png)
+crowdik_bad_input(demo_creature_out 3 "cannot write .*adir: Is a directory" ${demo} --creature hexapod
+                  --characters 2 --frames 2 --quiet --out @WORK@/adir)
+crowdik_bad_input(demo_creature_dump 3 "cannot write .*No such file" ${demo} ${small} --creature quadruped
+                  --dump @WORK@/no/such/folder/dump.csv)
+
+# --creature quadruped and hexapod: a herd's run, report, picture and --dump
+# rows (tests/tools/demo_herd.cmake); the quadruped's planted feet within
+# 1 cm of the ground on >= 99 % of planted frames, no limit violation.
+foreach(creature quadruped hexapod)
+  add_test(NAME tool_demo_herd_${creature}
+           COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_herd/${creature}
+                   -DCREATURE=${creature} -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_herd.cmake)
+  set_tests_properties(tool_demo_herd_${creature} PROPERTIES TIMEOUT 180)
+endforeach()
+
 # --dump: the CSV's header row exactly, a row per frame and foot, numbers
 # the geometry fixes (tests/tools/demo_dump.cmake); on flat ground and on
 # the procedural terrain with exact ground, and with a clip when present.
@@ -104,12 +127,14 @@ if(Python3_Interpreter_FOUND)
   crowdik_bad_input(bench_report_unwritable 3 "cannot write .*adir/no/r[.]md" ${report} @WORK@/foot.json
                     --markdown @WORK@/adir/no/r.md)
   # the report's measures recomputed from its CSV by tools/demo/measures.py
-  # (tests/tools/demo_measures.cmake): the procedural walk, and a run (the
-  # 1.0 m/s still feet) when the clip is present
-  foreach(case walk run)
+  # (tests/tools/demo_measures.cmake): the procedural walk, a run (the
+  # 1.0 m/s still feet) when the clip is present, and the herds
+  foreach(case walk run quadruped hexapod)
     set(extra)
     if(case STREQUAL "run")
       set(extra -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_49_04_run_leap.bvh)
+    elseif(case STREQUAL "quadruped" OR case STREQUAL "hexapod")
+      set(extra -DCREATURE=${case})
     endif()
     add_test(NAME tool_demo_measures_${case}
              COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}

@@ -2,8 +2,9 @@
 # The demo, one file per job (tools/demo/demo.h). Its --png goes through
 # libpng (Debian's libpng-dev); without it the demo is built all the same
 # and --png says that it is missing.
-add_executable(crowdik_demo demo/main.c demo/motion.c demo/scene.c demo/measure.c demo/draw.c demo/view.c)
-target_link_libraries(crowdik_demo PRIVATE crowdik_bvh crowdik_legs crowdik_scalar_math crowdik)
+add_executable(crowdik_demo demo/main.c demo/motion.c demo/scene.c demo/measure.c demo/draw.c demo/view.c
+                            demo/herd.c)
+target_link_libraries(crowdik_demo PRIVATE crowdik_bvh crowdik_creatures crowdik_legs crowdik_scalar_math crowdik)
 # --view reads the page template, its script and three.js (npm ci --prefix
 # viewer) from the source tree when it writes the page, so that neither an
 # npm install nor an edit of the page's script needs a rebuild; the

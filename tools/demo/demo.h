@@ -1,7 +1,7 @@
 /*
  * crowdik_demo's shared types: the characters' rigs and poses (motion.c),
- * the crowd and its frame loop (scene.c), the picture (draw.c) and the
- * command line and report (main.c).
+ * the crowd and its frame loop (scene.c), the picture (draw.c), the
+ * command line and report (main.c) and the herds (herd.c).
  *
  * Coordinates: world y up; character space x lateral (left +), y up from
  * the floor, z forward; metres and seconds.
@@ -10,6 +10,7 @@
 #define CROWDIK_DEMO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "crowdik/crowdik.h"
@@ -110,12 +111,27 @@ typedef struct demo_options {
     int exact;    /* --ground exact: the demo's own contacts from terrain() */
     int contacts; /* CIK_FOOT_CONTACTS_* */
     float plant_speed; /* --plant-speed (m/s), 0 = by the motion */
+    int creature;      /* --creature: creature_kind (support/creatures.h), 0 the biped crowd */
 } demo_options;
 
 typedef struct character {
     float x0, z0, heading, size, phase;
     float floor; /* the character controller's ground height (smoothed) */
 } character;
+
+/* Seconds on a monotonic clock. */
+double demo_now(void);
+/* Places n characters at random over a square (the same for a seed
+ * everywhere), the first PANELS at panel_place's x, z and heading, size 1;
+ * returns the half side of the square. */
+float place_crowd(const demo_options *opt, character *ch, int n, const float panel_place[PANELS][3]);
+/* The heightfield: 10 cm spacing over the crowd's square (half side `half`)
+ * and the pictured characters' places, grown by the farthest walk at
+ * `speed` m/s. 0, or -1 when out of memory (*heights to free either way). */
+int build_ground(const demo_options *opt, float speed, float half, cik_heightfield *hf, float **heights);
+/* The character controller's ground under (x, z) at frame fr, smoothed
+ * over 0.1 s (a controller steps up a step over a few frames). */
+void character_follow_ground(character *k, int fr, float x, float z);
 
 /* Per drawn frame and pictured character: pelvis, both legs' hip, knee,
  * ankle, heel, toe, as animated and as solved; per foot the stance it is
@@ -220,8 +236,55 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...));
 
 /* ---------------------------------------------------------------- draw.c */
 
+/* The picture's canvas: an SVG file, or an RGB raster written as a PNG. */
+typedef struct canvas {
+    FILE *svg;          /* SVG output, or NULL */
+    unsigned char *rgb; /* raster, w * h * 3 bytes, or NULL */
+    int w, h;
+} canvas;
+#define PICTURE_W 1200.0f
+/* A canvas PICTURE_W wide and `height` pixels high: 0, or -1 with a message. */
+int canvas_open(canvas *cv, const char *path, int png, float height, char *err, size_t errsz);
+/* Ends the SVG or writes the PNG: 0, or -1 with a message. */
+int canvas_close(canvas *cv, const char *path, char *err, size_t errsz);
+void cv_text(canvas *cv, float x, float y, int size, const char *text);
+/* A polyline through n points (xy pairs), dashed 3 on 2 off if asked. */
+void cv_polyline(canvas *cv, const float *xy, int n, uint32_t col, float width, int dashed);
+void cv_polygon(canvas *cv, const float *xy, int n, uint32_t fill, uint32_t stroke, float width);
+void cv_disc(canvas *cv, float cx, float cy, float r, uint32_t col);
+
+/* A panel's frame: where its character starts, the way it walks, the
+ * distance along the walk at its left edge and its scale (a run or a leap
+ * goes farther in the same time than the walk: the panel zooms out to keep
+ * every pose in it), and the heights (metres) of its top and bottom edges. */
+typedef struct panel {
+    cik_vec3 start, dir;
+    float d_lo, px, top, bottom;
+} panel;
+extern const char *const panel_titles[PANELS];
+/* A panel along character k's walk at the default scale. */
+panel panel_start(const character *k);
+/* Zooms out to keep `ahead` (metres along the walk) in view, and sets the
+ * top above `hi` and the bottom under the terrain along the panel. */
+void panel_fit(panel *p, float hi, float ahead);
+float panel_along(const panel *p, cik_vec3 q);
+/* Pixels the panel takes, its title and gap included. */
+float panel_height(const panel *p);
+/* Side-on: forward to the right, up up; oy the panel's top in pixels. */
+float screen_x(const panel *p, cik_vec3 q);
+float screen_y(const panel *p, float oy, cik_vec3 q);
+/* The panel's title and the terrain along its walk; returns its bottom row. */
+float panel_ground(canvas *cv, const panel *p, float oy, const char *title);
+
 /* Writes the side view of the pictured characters: an SVG (png == 0) or a
  * PNG (no text). 0, or -1 with a message. */
 int draw_picture(const demo_scene *sc, const char *path, int png, char *err, size_t errsz);
+
+/* ---------------------------------------------------------------- herd.c */
+
+/* --creature quadruped|hexapod: the herd's run, report, --dump and picture
+ * (crowdik/herd.h, support/creatures.h). Returns the exit status; messages
+ * on stderr. */
+int herd_main(const demo_options *opt);
 
 #endif

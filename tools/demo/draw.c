@@ -20,12 +20,6 @@
 
 /* ---------------------------------------------------------------- canvas */
 
-typedef struct canvas {
-    FILE *svg;          /* SVG output, or NULL */
-    unsigned char *rgb; /* raster, w * h * 3 bytes, or NULL */
-    int w, h;
-} canvas;
-
 static void px_blend(canvas *cv, int x, int y, uint32_t col, float a)
 {
     if (x < 0 || y < 0 || x >= cv->w || y >= cv->h || !(a > 0.0f)) return;
@@ -58,13 +52,13 @@ static void raster_segment(canvas *cv, float x0, float y0, float x1, float y1, f
         }
 }
 
-static void cv_text(canvas *cv, float x, float y, int size, const char *text)
+void cv_text(canvas *cv, float x, float y, int size, const char *text)
 {
     if (cv->svg) fprintf(cv->svg, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"%d\">%s</text>\n", x, y, size, text);
 }
 
 /* A polyline through n points (xy pairs), dashed 3 on 2 off if asked. */
-static void cv_polyline(canvas *cv, const float *xy, int n, uint32_t col, float width, int dashed)
+void cv_polyline(canvas *cv, const float *xy, int n, uint32_t col, float width, int dashed)
 {
     if (cv->svg) {
         fprintf(cv->svg, "<path d=\"");
@@ -94,7 +88,7 @@ static void cv_polyline(canvas *cv, const float *xy, int n, uint32_t col, float 
 }
 
 /* A closed polygon, filled (even-odd, pixel centres) and outlined. */
-static void cv_polygon(canvas *cv, const float *xy, int n, uint32_t fill, uint32_t stroke, float width)
+void cv_polygon(canvas *cv, const float *xy, int n, uint32_t fill, uint32_t stroke, float width)
 {
     if (cv->svg) {
         fprintf(cv->svg, "<path d=\"");
@@ -127,7 +121,7 @@ static void cv_polygon(canvas *cv, const float *xy, int n, uint32_t fill, uint32
     free(closed);
 }
 
-static void cv_disc(canvas *cv, float cx, float cy, float r, uint32_t col)
+void cv_disc(canvas *cv, float cx, float cy, float r, uint32_t col)
 {
     if (cv->svg) {
         fprintf(cv->svg, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.0f\" fill=\"#%06x\"/>\n", cx, cy, r, (unsigned)col);
@@ -177,32 +171,41 @@ static int write_png(const char *path, const unsigned char *rgb, int w, int h, c
 /* ---------------------------------------------------------------- picture */
 
 #define PX_PER_M 150.0f
-#define PICTURE_W 1200.0f
 #define POSE_STEP 3 /* every 3rd record: one pose per 30 frames (0.5 s) */
 
-static const char *panel_titles[PANELS] = {"a 10 cm step up", "up a 15-degree slope", "over the ridge top and down",
-                                           "a 10 cm step down"};
+const char *const panel_titles[PANELS] = {"a 10 cm step up", "up a 15-degree slope", "over the ridge top and down",
+                                          "a 10 cm step down"};
 
-/* A panel's frame: where its character starts, the way it walks, the
- * distance along the walk at its left edge and its scale (a run or a leap
- * goes farther in the same time than the walk: the panel zooms out to keep
- * every pose in it), and the heights (metres) of its top and bottom edges. */
-typedef struct panel {
-    cik_vec3 start, dir;
-    float d_lo, px, top, bottom;
-} panel;
-
-static float along(const panel *p, cik_vec3 q) { return vec3_dot(vec3_sub(q, p->start), p->dir); }
+float panel_along(const panel *p, cik_vec3 q) { return vec3_dot(vec3_sub(q, p->start), p->dir); }
 /* Distance along the walk of ground sample i of 240 across the panel. */
 static float sample_at(const panel *p, int i) { return p->d_lo + (float)i * ((PICTURE_W - 60.0f) / p->px) / 240.0f; }
 
-static panel panel_of(const demo_scene *sc, int c)
+panel panel_start(const character *k)
 {
     panel p;
-    p.start = vec3(sc->ch[c].x0, 0, sc->ch[c].z0);
-    p.dir = quat_rotate(quat_axis_angle(sc->ch[c].heading, 0, 1, 0), vec3(0, 0, 1));
+    memset(&p, 0, sizeof p);
+    p.start = vec3(k->x0, 0, k->z0);
+    p.dir = quat_rotate(quat_axis_angle(k->heading, 0, 1, 0), vec3(0, 0, 1));
     p.d_lo = -0.8f;
     p.px = PX_PER_M;
+    return p;
+}
+
+void panel_fit(panel *p, float hi, float ahead)
+{
+    if (ahead > sample_at(p, 240)) p->px = (PICTURE_W - 60.0f) / (ahead - p->d_lo);
+    float lo = 1e9f;
+    for (int i = 0; i <= 240; ++i) {
+        cik_vec3 q = vec3_add(p->start, vec3_scale(p->dir, sample_at(p, i)));
+        lo = fminf(lo, terrain(q.x, q.z));
+    }
+    p->top = hi + 0.25f;
+    p->bottom = lo - 0.15f;
+}
+
+static panel panel_of(const demo_scene *sc, int c)
+{
+    panel p = panel_start(&sc->ch[c]);
     /* every drawn point, with half a metre to spare ahead */
     float hi = -1e9f, ahead = -1e9f;
     for (int k = 0; k < sc->draw_frames; ++k) {
@@ -211,23 +214,35 @@ static panel panel_of(const demo_scene *sc, int c)
         for (int side = 0; side < 2; ++side)
             for (int j = 0; j < 5; ++j) {
                 hi = fmaxf(hi, fmaxf(r->anim[side][j].y, r->solved[side][j].y) - 0.1f);
-                ahead = fmaxf(ahead, fmaxf(along(&p, r->anim[side][j]), along(&p, r->solved[side][j])) + 0.5f);
+                ahead = fmaxf(ahead, fmaxf(panel_along(&p, r->anim[side][j]), panel_along(&p, r->solved[side][j])) + 0.5f);
             }
     }
-    if (ahead > sample_at(&p, 240)) p.px = (PICTURE_W - 60.0f) / (ahead - p.d_lo);
-    float lo = 1e9f;
-    for (int i = 0; i <= 240; ++i) {
-        cik_vec3 q = vec3_add(p.start, vec3_scale(p.dir, sample_at(&p, i)));
-        lo = fminf(lo, terrain(q.x, q.z));
-    }
-    p.top = hi + 0.25f;
-    p.bottom = lo - 0.15f;
+    panel_fit(&p, hi, ahead);
     return p;
 }
 
-/* Side-on: forward to the right, up up; oy the panel's top in pixels. */
-static float screen_x(const panel *p, cik_vec3 q) { return 40.0f + p->px * (along(p, q) - p->d_lo); }
-static float screen_y(const panel *p, float oy, cik_vec3 q) { return oy + 30.0f + p->px * (p->top - q.y); }
+float panel_height(const panel *p) { return (p->top - p->bottom) * p->px + 40.0f; }
+float screen_x(const panel *p, cik_vec3 q) { return 40.0f + p->px * (panel_along(p, q) - p->d_lo); }
+float screen_y(const panel *p, float oy, cik_vec3 q) { return oy + 30.0f + p->px * (p->top - q.y); }
+
+float panel_ground(canvas *cv, const panel *p, float oy, const char *title)
+{
+    float panel_bottom = oy + 30.0f + (p->top - p->bottom) * p->px;
+    cv_text(cv, 10, oy + 18, 14, title);
+    float ground[2 * 243];
+    for (int i = 0; i <= 240; ++i) {
+        cik_vec3 q = vec3_add(p->start, vec3_scale(p->dir, sample_at(p, i)));
+        q.y = terrain(q.x, q.z);
+        ground[2 * i] = screen_x(p, q);
+        ground[2 * i + 1] = screen_y(p, oy, q);
+    }
+    ground[482] = PICTURE_W - 20.0f;
+    ground[483] = panel_bottom;
+    ground[484] = 40.0f;
+    ground[485] = panel_bottom;
+    cv_polygon(cv, ground, 243, 0xece4d4u, 0x806040u, 1.5f);
+    return panel_bottom;
+}
 
 /* One record's legs: animated dashed grey, solved solid (blue left, red
  * right), the solved pelvis a dot. A foot whose stance an earlier pose
@@ -260,23 +275,10 @@ static void draw_record(canvas *cv, const panel *p, float oy, const record *r, c
  * records. Returns the panel's bottom row. */
 static float draw_panel(canvas *cv, const demo_scene *sc, int c, const panel *p, float oy)
 {
-    float panel_bottom = oy + 30.0f + (p->top - p->bottom) * p->px;
     char line[256];
     snprintf(line, sizeof line, "character %d: %s%s", c, panel_titles[c],
              sc->opt->bvh_path ? " (the mocap clip on the procedural terrain)" : "");
-    cv_text(cv, 10, oy + 18, 14, line);
-    float ground[2 * 243];
-    for (int i = 0; i <= 240; ++i) {
-        cik_vec3 q = vec3_add(p->start, vec3_scale(p->dir, sample_at(p, i)));
-        q.y = terrain(q.x, q.z);
-        ground[2 * i] = screen_x(p, q);
-        ground[2 * i + 1] = screen_y(p, oy, q);
-    }
-    ground[482] = PICTURE_W - 20.0f;
-    ground[483] = panel_bottom;
-    ground[484] = 40.0f;
-    ground[485] = panel_bottom;
-    cv_polygon(cv, ground, 243, 0xece4d4u, 0x806040u, 1.5f);
+    float panel_bottom = panel_ground(cv, p, oy, line);
     int drawn[2] = {0, 0}; /* the last stance whose foot is drawn, per side */
     for (int k = 0; k < sc->draw_frames; k += POSE_STEP) {
         const record *r = &sc->rec[(size_t)k * PANELS + (size_t)c];
@@ -290,6 +292,52 @@ static float draw_panel(canvas *cv, const demo_scene *sc, int c, const panel *p,
     return panel_bottom;
 }
 
+int canvas_open(canvas *cv, const char *path, int png, float height, char *err, size_t errsz)
+{
+    memset(cv, 0, sizeof *cv);
+    cv->w = (int)PICTURE_W;
+    cv->h = (int)ceilf(height);
+    if (!png) {
+        cv->svg = fopen(path, "w");
+        if (!cv->svg) {
+            snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+        fprintf(cv->svg,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\" font-size=\"14\">\n<rect width=\"100%%\" height=\"100%%\" "
+                "fill=\"white\"/>\n",
+                PICTURE_W, height);
+    } else {
+        cv->rgb = malloc((size_t)cv->w * (size_t)cv->h * 3);
+        if (!cv->rgb) {
+            snprintf(err, errsz, "out of memory for the PNG");
+            return -1;
+        }
+        memset(cv->rgb, 255, (size_t)cv->w * (size_t)cv->h * 3);
+    }
+    return 0;
+}
+
+int canvas_close(canvas *cv, const char *path, char *err, size_t errsz)
+{
+    if (cv->svg) {
+        fprintf(cv->svg, "</svg>\n");
+        int bad = ferror(cv->svg);
+        bad |= fclose(cv->svg) != 0;
+        cv->svg = NULL;
+        if (bad) {
+            snprintf(err, errsz, "cannot write %s", path);
+            return -1;
+        }
+        return 0;
+    }
+    int rc = write_png(path, cv->rgb, cv->w, cv->h, err, errsz);
+    free(cv->rgb);
+    cv->rgb = NULL;
+    return rc;
+}
+
 int draw_picture(const demo_scene *sc, const char *path, int png, char *err, size_t errsz)
 {
     int panels = sc->characters < PANELS ? sc->characters : PANELS;
@@ -297,28 +345,10 @@ int draw_picture(const demo_scene *sc, const char *path, int png, char *err, siz
     float height_total = 40.0f;
     for (int c = 0; c < panels; ++c) {
         pn[c] = panel_of(sc, c);
-        height_total += (pn[c].top - pn[c].bottom) * pn[c].px + 40.0f; /* title 30, gap 10 */
+        height_total += panel_height(&pn[c]); /* title 30, gap 10 */
     }
-    canvas cv = {NULL, NULL, (int)PICTURE_W, (int)ceilf(height_total)};
-    if (!png) {
-        cv.svg = fopen(path, "w");
-        if (!cv.svg) {
-            snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-            return -1;
-        }
-        fprintf(cv.svg,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-                "font-family=\"sans-serif\" font-size=\"14\">\n<rect width=\"100%%\" height=\"100%%\" "
-                "fill=\"white\"/>\n",
-                PICTURE_W, height_total);
-    } else {
-        cv.rgb = malloc((size_t)cv.w * (size_t)cv.h * 3);
-        if (!cv.rgb) {
-            snprintf(err, errsz, "out of memory for the PNG");
-            return -1;
-        }
-        memset(cv.rgb, 255, (size_t)cv.w * (size_t)cv.h * 3);
-    }
+    canvas cv;
+    if (canvas_open(&cv, path, png, height_total, err, errsz)) return -1;
     char line[256];
     snprintf(line, sizeof line,
              "crowdik foot placement, side view, a pose every %.2f s (grey dashed: animation; solid: solved, "
@@ -327,15 +357,5 @@ int draw_picture(const demo_scene *sc, const char *path, int png, char *err, siz
     cv_text(&cv, 10, 22, 16, line);
     float oy = 40.0f;
     for (int c = 0; c < panels; ++c) oy = draw_panel(&cv, sc, c, &pn[c], oy) + 10.0f;
-    if (cv.svg) {
-        fprintf(cv.svg, "</svg>\n");
-        if (fclose(cv.svg) != 0) {
-            snprintf(err, errsz, "cannot write %s", path);
-            return -1;
-        }
-        return 0;
-    }
-    int rc = write_png(path, cv.rgb, cv.w, cv.h, err, errsz);
-    free(cv.rgb);
-    return rc;
+    return canvas_close(&cv, path, err, errsz);
 }

@@ -13,7 +13,8 @@
  *
  * This file: the command line and the report. motion.c: terrain, rigs, the
  * walk and the clip; scene.c: the crowd and its frames; measure.c: the rows
- * and the measures; draw.c: the picture; view.c: the 3D page.
+ * and the measures; draw.c: the picture; view.c: the 3D page; herd.c: a
+ * herd of quadrupeds or hexapods instead (--creature).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "creatures.h"
 #include "demo.h"
 #include "view.h"
 
@@ -36,6 +38,11 @@ static const char *usage =
     "and solver convergence, and writes an SVG of a few characters side-on\n"
     "(animated legs faint, solved legs solid).\n"
     "\n"
+    "  --creature KIND  biped (default: the crowd of people, heel, ball and toe),\n"
+    "                   quadruped (hind legs of 4 segments, front legs of 3, a walk)\n"
+    "                   or hexapod (6 legs of 3 segments, a tripod gait): a herd\n"
+    "                   (crowdik/herd.h); --bvh, --legs, --view and --png are for\n"
+    "                   the biped only\n"
     "  --characters N   crowd size (default 1000)\n"
     "  --frames N       frames to run at 60 Hz (default 300 = 5 s)\n"
     "  --threads N      solver threads (default 0 = all)\n"
@@ -124,6 +131,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     if (!strcmp(a, "--threads")) return parse_int(v, 0, 4096, &o->threads) ? 1 : 0;
     if (!strcmp(a, "--seed")) return parse_int(v, 0, 2147483647, &o->seed) ? 1 : 0;
     if (!strcmp(a, "--backend")) return parse_backend(v, &o->backend) ? 1 : 0;
+    if (!strcmp(a, "--creature")) return (o->creature = creature_parse(v)) < 0 ? 1 : 0;
     if (!strcmp(a, "--out")) o->out_path = v;
     else if (!strcmp(a, "--png")) o->png_path = v;
     else if (!strcmp(a, "--view")) o->view_path = v;
@@ -158,7 +166,8 @@ static int parse_args(int argc, char **argv, demo_options *o)
 {
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
-                                       "--dump", "--terrain", "--ground", "--contacts", "--plant-speed"};
+                                       "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
+                                       "--creature"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -192,6 +201,17 @@ static int parse_args(int argc, char **argv, demo_options *o)
     if (o->legs_spec && !o->bvh_path) {
         fprintf(stderr, "crowdik_demo: --legs needs --bvh\n");
         return 2;
+    }
+    if (o->creature != CREATURE_BIPED) {
+        /* a herd has its own gaits and draws its own picture */
+        const char *biped_only[4] = {o->bvh_path ? "--bvh" : NULL, o->legs_spec ? "--legs" : NULL,
+                                     o->view_path ? "--view" : NULL, o->png_path ? "--png" : NULL};
+        for (int k = 0; k < 4; ++k)
+            if (biped_only[k]) {
+                fprintf(stderr, "crowdik_demo: %s is for --creature biped only, not %s\n", biped_only[k],
+                        creature_name((creature_kind)o->creature));
+                return 2;
+            }
     }
     return 0;
 }
@@ -281,6 +301,7 @@ int main(int argc, char **argv)
     o.start = CIK_FOOT_START_TWO_BONE;
     int pr = parse_args(argc, argv, &o);
     if (pr) return pr == 1 ? 0 : EXIT_USAGE;
+    if (o.creature != CREATURE_BIPED) return herd_main(&o);
 
     demo_scene sc;
     demo_stats st;

@@ -8,6 +8,10 @@ checked, or computed differently, without the demo's code.
   measures.py DUMP.csv [--still-speed 0.5]          prints the figures
   measures.py DUMP.csv --compare REPORT.txt         checks the demo's report
 
+A herd's CSV (crowdik_demo --creature quadruped|hexapod: a `leg` column)
+gets the herd's figures that its rows hold (docs/foot.md, "Herds in the
+demo"): feet on and below the ground, locked feet, the body.
+
 --still-speed is the evaluator's threshold: 0.5 m/s, 1.0 for a run (the
 report's measures line says which it used). --compare exits 1 when a figure
 of the report differs from the recomputed one by more than the CSV's
@@ -147,6 +151,50 @@ def measures(rows, still_speed, flat):
     ]
 
 
+def herd_measures(rows, flat):
+    """The figures of a herd's report (crowdik_demo --creature; docs/foot.md,
+    "Herds in the demo") that its CSV holds: the feet on the ground, below
+    it, the locked feet's movement, the body."""
+    feet = {}
+    for r in rows:
+        feet.setdefault((int(r["character"]), int(r["leg"])), []).append(r)
+    err, below, lock, pitch, roll, heights = [], [], [], [], [], []
+    by_segments, by_place = {}, {}
+    for (_, leg), rs in sorted(feet.items()):
+        for i, r in enumerate(rs):
+            foot = vec(r, "solved_foot")
+            gap = foot[1] - float(r["ground_y"])
+            below.append(max(0.0, -gap))
+            if r["planted"] == "1" and float(r["weight"]) >= 0.999:
+                err.append(abs(gap))
+                by_segments.setdefault(r["segments"], []).append(abs(gap))
+                by_place.setdefault(2 if flat else place(foot[0], foot[2]), []).append(abs(gap))
+            if leg == 0:
+                pitch.append(abs(math.degrees(float(r["body_pitch"]))))
+                roll.append(abs(math.degrees(float(r["body_roll"]))))
+                heights.append(float(r["body_height"]))
+            if i and r["locked"] == "1" and rs[i - 1]["locked"] == "1":
+                lock.append(norm(sub(foot, vec(rs[i - 1], "solved_foot"))))
+    share = lambda xs, lim: 100.0 * sum(x <= lim for x in xs) / len(xs) if xs else None
+    pmax = lambda xs, scale: [scale * p99(xs), scale * max(xs)] if xs else [None]
+    pct, mm, deg = 0.3, 0.05, 0.1
+    figures = [("planted: foot within 1 cm of the ground", [share(err, 0.01)], pct)]
+    for n in sorted(by_segments):
+        figures.append(("%s-segment legs" % n, [share(by_segments[n], 0.01)], pct))
+    for k, name in enumerate(("near a step edge", "on a slope", "elsewhere")):
+        if k in by_place:
+            figures.append((name, [share(by_place[k], 0.01)], pct))
+    figures += [
+        ("planted: foot within 2 mm of the ground", [share(err, 0.002)], pct),
+        ("any foot below the ground, p99 / max mm", pmax(below, 1e3), mm),
+        ("locked foot movement per frame, p99 / max mm", pmax(lock, 1e3), mm),
+        ("body pitch, p99 / max deg", pmax(pitch, 1.0), deg),
+        ("body roll, p99 / max deg", pmax(roll, 1.0), deg),
+        ("body height (move from the animation), mm", [1e3 * min(heights), 1e3 * max(heights)], 0.06),
+    ]
+    return figures
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv")
@@ -160,8 +208,11 @@ def main():
         speed = float(found.group(1)) if found else 0.5
     with open(a.csv, newline="") as fp:
         rows = list(csv.DictReader(fp))
-    flat = all(float(r["ground_ball_y"]) == 0 and float(r["ground_ball_ny"]) == 1 for r in rows)
-    figures = measures(rows, speed, flat)
+    if rows and "leg" in rows[0]:
+        figures = herd_measures(rows, all(float(r["ground_y"]) == 0 for r in rows))
+    else:
+        flat = all(float(r["ground_ball_y"]) == 0 and float(r["ground_ball_ny"]) == 1 for r in rows)
+        figures = measures(rows, speed, flat)
     bad = 0
     for name, values, tol in figures:
         empty = any(v is None for v in values)

@@ -18,7 +18,7 @@
 #include "demo.h"
 #include "scalar_math.h"
 
-static double now(void)
+double demo_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -35,18 +35,17 @@ static float urand(uint64_t *state, float lo, float hi)
     return lo + (hi - lo) * (float)r * (1.0f / 16777216.0f);
 }
 
-/* Places the crowd at random, the first PANELS characters where the
- * picture wants them (a step up, up the ridge, over the ridge top, a step
- * down); returns the half side of the crowd's square. */
-static float place_characters(demo_scene *sc)
+/* The biped crowd's pictured characters: a step up, up the ridge, over the
+ * ridge top, a step down (x, z, heading). */
+static const float biped_panels[PANELS][3] = {
+    {-6.0f, 5.0f, 0.0f}, {-2.0f, 3.0f, 0.5f * SM_PI_F}, {6.5f, 3.0f, 0.5f * SM_PI_F}, {-26.0f, 13.0f, 0.0f}};
+
+float place_crowd(const demo_options *opt, character *ch, int n, const float panel_place[PANELS][3])
 {
-    const int n = sc->characters;
-    uint64_t rng = 0x9E3779B97F4A7C15ull * (uint64_t)(sc->opt->seed + 1) + 1;
+    uint64_t rng = 0x9E3779B97F4A7C15ull * (uint64_t)(opt->seed + 1) + 1;
     float half = 0.5f * sqrtf((float)n) * 2.5f + 2.0f;
-    static const float panel_place[PANELS][3] = {
-        {-6.0f, 5.0f, 0.0f}, {-2.0f, 3.0f, 0.5f * SM_PI_F}, {6.5f, 3.0f, 0.5f * SM_PI_F}, {-26.0f, 13.0f, 0.0f}};
     for (int c = 0; c < n; ++c) {
-        character *k = &sc->ch[c];
+        character *k = &ch[c];
         k->x0 = urand(&rng, -half, half);
         k->z0 = urand(&rng, -half, half);
         k->heading = urand(&rng, -SM_PI_F, SM_PI_F);
@@ -59,35 +58,39 @@ static float place_characters(demo_scene *sc)
             k->size = 1.0f;
             k->phase = 0.3f * (float)c;
         }
+    }
+    return half;
+}
+
+/* The crowd's places and rigs; returns the half side of its square. */
+static float place_characters(demo_scene *sc)
+{
+    float half = place_crowd(sc->opt, sc->ch, sc->characters, biped_panels);
+    for (int c = 0; c < sc->characters; ++c) {
         if (sc->opt->bvh_path) {
             sc->rigs[c] = sc->clip.rig;
-            k->size = 1.0f;
+            sc->ch[c].size = 1.0f;
         } else {
-            procedural_rig(k->size, &sc->rigs[c]);
+            procedural_rig(sc->ch[c].size, &sc->rigs[c]);
         }
     }
     return half;
 }
 
-/* The heightfield: 10 cm spacing over the crowd's square and the pictured
- * characters' places (x up to 26 m from the origin), whatever the crowd
- * size, grown by the farthest walk. */
-static int build_ground(demo_scene *sc, float half)
+int build_ground(const demo_options *o, float speed, float half, cik_heightfield *hf, float **heights)
 {
-    const demo_options *o = sc->opt;
-    float speed = o->bvh_path ? sc->clip.speed : WALK_SPEED;
     float reach_out = fmaxf(half, 26.0f) + 2.0f + speed * (float)o->frames * DEMO_DT + 2.0f;
-    cik_heightfield *hf = &sc->hf;
     hf->spacing_x = hf->spacing_z = 0.1f;
     hf->origin_x = hf->origin_z = -reach_out;
     hf->count_x = hf->count_z = (int)(2.0f * reach_out / 0.1f) + 2;
-    sc->heights = malloc(sizeof(float) * (size_t)hf->count_x * (size_t)hf->count_z);
-    if (!sc->heights) return -1;
+    float *h = malloc(sizeof(float) * (size_t)hf->count_x * (size_t)hf->count_z);
+    *heights = h;
+    if (!h) return -1;
     for (int iz = 0; iz < hf->count_z; ++iz)
         for (int ix = 0; ix < hf->count_x; ++ix)
-            sc->heights[(size_t)iz * (size_t)hf->count_x + (size_t)ix] =
+            h[(size_t)iz * (size_t)hf->count_x + (size_t)ix] =
                 terrain(hf->origin_x + (float)ix * hf->spacing_x, hf->origin_z + (float)iz * hf->spacing_z);
-    hf->heights = sc->heights;
+    hf->heights = h;
     return 0;
 }
 
@@ -109,7 +112,7 @@ int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errs
     sc->run = opt->bvh_path && sc->clip.speed > RUN_SPEED;
     terrain_select(opt->terrain);
     float half = place_characters(sc);
-    if (build_ground(sc, half)) {
+    if (build_ground(opt, opt->bvh_path ? sc->clip.speed : WALK_SPEED, half, &sc->hf, &sc->heights)) {
         snprintf(err, errsz, "out of memory for the terrain");
         return EXIT_CANNOT_RUN;
     }
@@ -150,6 +153,12 @@ static int stats_alloc(demo_stats *st, int frames, int characters, int run)
     return ok && st->m ? 0 : -1;
 }
 
+void character_follow_ground(character *k, int fr, float x, float z)
+{
+    float g = terrain(x, z);
+    k->floor = fr == 0 ? g : k->floor + (g - k->floor) * (1.0f - expf(-DEMO_DT / 0.1f));
+}
+
 /* What a game's animation system hands over for frame `fr`: every
  * character's pelvis (world), the character controller's ground under it
  * (floor_y) and the animated leg pose; with --contacts weights also the IK
@@ -171,9 +180,7 @@ static void animate(demo_scene *sc, int fr, const cik_foot_streams *s)
         }
         cik_quat hq = quat_axis_angle(k->heading, 0, 1, 0);
         cik_vec3 cp = vec3_add(vec3(k->x0, 0, k->z0), quat_rotate(hq, vec3_add(travel, vec3(p.pelvis.x, 0, p.pelvis.z))));
-        /* a character controller: ground under the pelvis, smoothed */
-        float g = terrain(cp.x, cp.z);
-        k->floor = fr == 0 ? g : k->floor + (g - k->floor) * (1.0f - expf(-DEMO_DT / 0.1f));
+        character_follow_ground(k, fr, cp.x, cp.z);
         cik_quat pq = quat_normalize(quat_mul(hq, p.pelvis_q));
         s->pelvis_x[c] = cp.x;
         s->pelvis_y[c] = k->floor + p.pelvis.y;
@@ -298,20 +305,20 @@ static void ground_exact(const cik_foot_streams *s)
 /* The pipeline's stages one by one, each timed. */
 static cik_status run_stages(demo_scene *sc, const cik_foot_options *fo, const cik_foot_streams *s, double t[6])
 {
-    t[0] = now();
+    t[0] = demo_now();
     cik_status st = cik_foot_crowd_probe_dt(sc->crowd, fo, DEMO_DT);
-    t[1] = now();
+    t[1] = demo_now();
     if (st == CIK_OK && sc->opt->exact)
         ground_exact(s);
     else if (st == CIK_OK)
         st = cik_foot_crowd_ground_heightfield(sc->crowd, &sc->hf, fo);
-    t[2] = now();
+    t[2] = demo_now();
     if (st == CIK_OK) st = cik_foot_crowd_place_dt(sc->crowd, fo, DEMO_DT);
-    t[3] = now();
+    t[3] = demo_now();
     if (st == CIK_OK) st = cik_foot_crowd_solve(sc->crowd, fo);
-    t[4] = now();
+    t[4] = demo_now();
     if (st == CIK_OK) st = cik_foot_crowd_align(sc->crowd, fo);
-    t[5] = now();
+    t[5] = demo_now();
     return st;
 }
 
@@ -372,7 +379,7 @@ int scene_run(demo_scene *sc, demo_stats *st, char *err, size_t errsz)
     if (open_dump(sc, err, errsz)) return -1;
     int tty = !o->quiet && isatty(2) && (double)o->frames * sc->characters > 2e5;
     for (int fr = 0; fr < o->frames; ++fr) {
-        double t0 = now(), t[6];
+        double t0 = demo_now(), t[6];
         animate(sc, fr, &s);
         cik_status cs = run_stages(sc, &fo, &s, t);
         if (cs != CIK_OK) {
