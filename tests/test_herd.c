@@ -339,9 +339,10 @@ Test(herd, hexapod_on_flat_ground_keeps_its_animation)
 /* The walk over rolling ground: every backend's feet agree with the
  * reference's (both converged: within twice the threshold; one converged
  * and not the other: an exception, at most what the agreement rule allows),
- * and the body, which does not depend on the solve, is the same to
- * rounding (the kernels' own float operations differ between instruction
- * sets: fused multiply-adds, reciprocal square roots). */
+ * and the body, which does not depend on the solve, is the same to within
+ * 0.1 mm and 1e-4 rad (the kernels' own float operations differ between
+ * instruction sets: fused multiply-adds, reciprocal square roots, and the
+ * body's fit and its lowest leg amplify a last bit). */
 static float rolling(float x, float z) { return 0.15f * sinf(0.9f * x) * cosf(0.7f * z) + 0.05f * sinf(2.1f * z + 0.3f); }
 
 static void walk_frames(herd_scene *sc, const creature_gait *gait, const cik_heightfield *hf, cik_backend be,
@@ -402,11 +403,12 @@ T_KERNEL_TEST(herd, backends_agree_with_the_reference)
             walk_frames(&ref, &gait, &rf.hf, CIK_BACKEND_REFERENCE, 1, 15, 0, NULL);
             walk_frames(&got, &gait, &rf.hf, be, 1, 15, 0, NULL);
             for (int c = 0; c < 256; ++c) {
-                cr_assert(fabsf(ref.s.body_height[c] - got.s.body_height[c]) < 1e-5f &&
-                              fabsf(ref.s.body_pitch[c] - got.s.body_pitch[c]) < 1e-5f &&
-                              fabsf(ref.s.body_roll[c] - got.s.body_roll[c]) < 1e-5f,
-                          "character %d: the body differs (%g, %g)", c, ref.s.body_height[c] - got.s.body_height[c],
-                          ref.s.body_pitch[c] - got.s.body_pitch[c]);
+                cr_assert(fabsf(ref.s.body_height[c] - got.s.body_height[c]) < 1e-4f &&
+                              fabsf(ref.s.body_pitch[c] - got.s.body_pitch[c]) < 1e-4f &&
+                              fabsf(ref.s.body_roll[c] - got.s.body_roll[c]) < 1e-4f,
+                          "character %d: the body differs (%g m, %g, %g rad)", c,
+                          ref.s.body_height[c] - got.s.body_height[c], ref.s.body_pitch[c] - got.s.body_pitch[c],
+                          ref.s.body_roll[c] - got.s.body_roll[c]);
             }
             for (int f = 0; f < ref.s.foot_count; ++f) {
                 ++feet;

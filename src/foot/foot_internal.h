@@ -188,6 +188,10 @@ enum {
      * (x, z), the release blend's age and offset (x, z), 1 for a foot the
      * next probe starts afresh */
     HF_PREVX, HF_PREVY, HF_PREVZ, HF_CTIME, HF_EASE, HF_ANCX, HF_ANCZ, HF_BTIME, HF_BOFX, HF_BOFZ, HF_COLD,
+    /* how much of the release blend is left (1 at the release, 0 once
+     * unlock_time has passed), from the probe to place; the animation's
+     * lift of the foot when its lock released, carried */
+    HF_BLEND, HF_BLIFT,
     /* within a frame: the animated root of the foot's leg (x, y, z, qx,
      * qy, qz, qw), its floor; the animated hip; the solved root (the
      * body's correction applied to the animated one) */

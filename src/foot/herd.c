@@ -444,7 +444,7 @@ static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, he
     j->min_contact = o->min_contact_time;
     j->ease_in = o->ease_in_time > 0.0f ? j->dt / o->ease_in_time : 2.0f;
     j->ease_out = o->ease_out_time > 0.0f ? j->dt / o->ease_out_time : 2.0f;
-    j->first_plant = 0.05f * u;
+    j->first_plant = 0.02f * u; /* the biped's 5 cm planted the low swing feet of a gait's first frame */
     j->radius2 = o->lock_radius * u * o->lock_radius * u;
     j->unlock_time = o->unlock_time;
     j->margin = o->reach_margin;
@@ -631,14 +631,35 @@ static void place_part(const herd_args *a, int c0, int c1)
         int any = 0;
         for (int l = 0; l < L; ++l) {
             int f = f0 + l;
+            /* a swing foot counts from a tenth of its leg's reach above its
+             * floor on, as the place pass brings it to its own ground: the
+             * body starts toward a lower footfall before the foot lands */
             float w = clampf(F[HF_WEIGHT][f], 0.0f, 1.0f);
+            float clear = F[HF_AFY][f] - floor_y, span = 0.1f * F[HF_REACH][f];
+            float near = span > 0.0f ? clampf(1.0f - clear / span, 0.0f, 1.0f) : 0.0f;
+            if (near > w) w = near;
             if (!(w > 0.0f)) continue;
             cik_vec3 hp = ld3(F, HF_HIPX, f);
-            float moved = vec3_add(quat_rotate(tilt, vec3_sub(hp, pivot)), pivot).y - hp.y;
+            cik_vec3 ht = vec3_add(quat_rotate(tilt, vec3_sub(hp, pivot)), pivot);
+            float moved = ht.y - hp.y;
             /* the ground's offset from the animation's floor under this
              * foot (not the foot's clearance: a foot easing out of its
              * stance is lifted, and the body must not follow it down) */
             float need = (F[HF_CY][f] - floor_y) - moved;
+            /* and no lower than lets the leg reach its planted target
+             * within the soft reach (or the animation's own extension):
+             * a leg stretched past it would hold its foot above the
+             * ground until the body came down */
+            cik_vec3 af = ld3(F, HF_AFX, f), ah = ld3(F, HF_HIPX, f);
+            float ext = vec3_length(vec3_sub(af, ah)), reach = F[HF_REACH][f];
+            float d0 = fminf(fmaxf(ext, reach * a->job.soft), fmaxf(reach * (1.0f - a->job.margin), fminf(ext, reach)));
+            float dx = F[HF_PROBEX][f] - ht.x, dz = F[HF_PROBEZ][f] - ht.z;
+            float ty = F[HF_CY][f];
+            float v2 = d0 * d0 - dx * dx - dz * dz;
+            if (v2 > 0.0f) {
+                float reachable = sqrtf(v2) - (ht.y - ty);
+                if (reachable < need) need = reachable;
+            }
             float g = w * need + (1.0f - w) * a->max_raise;
             if (!any || g < goal) goal = g;
             any = 1;

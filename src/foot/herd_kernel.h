@@ -100,7 +100,8 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
         h_st3(F, HF_HIPX, i, hip);
         vm cold = job->primed ? v_gt(ld(cF, HF_COLD, i), z) : v_ge(one, z);
         h_st(F, HF_COLD, i, z);
-        v3 d = v3_sub(foot, v3_ld(cF, HF_PREVX, i));
+        v3 prev = v3_ld(cF, HF_PREVX, i);
+        v3 d = v3_sub(foot, prev);
         vf moved2 = v3_dot(d, d);
         moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN or cold: as if fast */
         h_st3(F, HF_PREVX, i, foot);
@@ -154,6 +155,11 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
         h_st(F, HF_ANCX, i, v_sel(lock_now, px, ax));
         h_st(F, HF_ANCZ, i, v_sel(lock_now, pz, az));
         h_st(F, HF_BTIME, i, v_sel(cold, never, bt));
+        h_st(F, HF_BLEND, i, v_sel(w_or(release, cold), v_sel(cold, z, one), blend));
+        /* what the lock held back: the animation's lift at the last frame
+         * it held the foot (this frame's lift is the animation's again) */
+        vf held = v_max(v_sub(prev.y, ld(cF, HF_FLOOR, i)), z);
+        h_st(F, HF_BLIFT, i, v_sel(release, held, v_sel(cold, z, ld(cF, HF_BLIFT, i))));
         h_st(F, HF_LOCKED, i, v_sel(w_or(w_andnot(locked, release), lock_now), one, z));
         h_st(F, HF_PROBEX, i, px);
         h_st(F, HF_PROBEZ, i, pz);
@@ -186,8 +192,21 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
          * the animated foot, and jump back at touchdown */
         v3 ts = v3_of(anim.x, v_add(anim.y, v_sub(hip.y, ahip.y)), anim.z);
         vf g = ld(cF, HF_CY, i);
-        vf tp = v_add(g, v_max(v_sub(anim.y, ld(cF, HF_FLOOR, i)), z));
-        vf wxz = v_sel(v_gt(ld(cF, HF_LOCKED, i), z), one, w);
+        vf clear = v_max(v_sub(anim.y, ld(cF, HF_FLOOR, i)), z);
+        /* a locked foot stays on the ground however the animation lifts it
+         * (the lock holds the contact); released, the lift the lock held
+         * back fades over the release blend */
+        vm locked = v_gt(ld(cF, HF_LOCKED, i), z);
+        vf lifted = v_sel(locked, z, v_max(v_fnma(ld(cF, HF_BLEND, i), ld(cF, HF_BLIFT, i), clear), z));
+        vf tp = v_add(g, lifted);
+        /* near the ground the swing foot comes to its own ground: its
+         * height blends from the hip-carried one toward the animation's
+         * clearance over the ground under it as the animation brings it
+         * down through a tenth of the leg's reach, so that at touchdown it
+         * is where the planted target is (no drop while it locks) */
+        vf near = v_max(v_sub(one, v_div(clear, v_max(v_mul(ld(cF, HF_REACH, i), v_set1(0.1f)), v_set1(K_TINY)))), z);
+        ts.y = v_fma(near, v_sub(tp, ts.y), ts.y);
+        vf wxz = v_sel(locked, one, w);
         v3 t = v3_of(v_fma(wxz, v_sub(ld(cF, HF_PROBEX, i), ts.x), ts.x), v_fma(w, v_sub(tp, ts.y), ts.y),
                      v_fma(wxz, v_sub(ld(cF, HF_PROBEZ, i), ts.z), ts.z));
         t.y = v_max(t.y, g);
