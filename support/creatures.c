@@ -83,7 +83,7 @@ static void hexapod(float s, cik_herd_body *b)
             l->segment[2] = vec3(0, -0.28f * s, 0);
             /* the coxa mostly yaws; femur and tibia hinge about the body's
              * long axis, positive up for the femur, out for the tibia */
-            l->limit[0] = limit_swing_twist(vec3(0, 1, 0), -0.9f, 0.9f, 0.6f);
+            l->limit[0] = limit_swing_twist(vec3(0, 1, 0), -0.9f, 0.9f, 1.0f);
             l->limit[1] = limit_hinge(vec3(0, 0, x), -0.6f, 1.2f);
             l->limit[2] = limit_hinge(vec3(0, 0, x), -1.5f, 0.8f);
         }
