@@ -267,8 +267,6 @@ Test(herd, four_segment_leg_over_a_step_edge)
         for (int f = 0; f < 4; ++f) {
             int low = sc.s.probe_x[f] > 0.0f && sc.s.probe_z[f] < edge_z;
             sc.s.contact_y[f] = low ? -0.1f : 0.0f;
-            sc.s.contact_nx[f] = sc.s.contact_nz[f] = 0.0f;
-            sc.s.contact_ny[f] = 1.0f;
         }
         cr_assert_eq(cik_herd_place(sc.h, &o, 0.0f), CIK_OK);
         cr_assert_eq(cik_herd_solve(sc.h, &o), CIK_OK);

@@ -189,8 +189,9 @@ typedef struct cik_herd_streams {
     float *planted, *locked;
     float *anim_foot_x, *anim_foot_y, *anim_foot_z;
     float *probe_x, *probe_z;
-    /* in to place, f: the ground under the probe, height and unit normal */
-    float *contact_y, *contact_nx, *contact_ny, *contact_nz;
+    /* in to place, f: the ground's height under the probe (a single-point
+     * foot needs no normal: it has no sole to align) */
+    float *contact_y;
     /* out of place, c: the body's vertical move (negative: lowered), pitch
      * (positive: the front up) and roll (positive: the right side, -X of
      * the forward, down... see docs/foot.md) in radians, and the corrected

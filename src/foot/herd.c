@@ -286,7 +286,6 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
         for (int s2 = 0; s2 < CIK_HERD_MAX_SEGMENTS; ++s2)
             h->f[HF_POSE + 12 + s2][f] = h->f[HF_SOLVED + 12 + s2][f] = 1.0f;
         h->f[HF_WEIGHT][f] = 1.0f;
-        h->f[HF_CNY][f] = 1.0f;
         h->f[HF_RP + 6][f] = h->f[HF_SRP + 6][f] = 1.0f;
     }
     *out = h;
@@ -382,9 +381,6 @@ cik_status cik_herd_streams_get(cik_herd *h, cik_herd_streams *o)
     o->probe_x = h->f[HF_PROBEX];
     o->probe_z = h->f[HF_PROBEZ];
     o->contact_y = h->f[HF_CY];
-    o->contact_nx = h->f[HF_CNX];
-    o->contact_ny = h->f[HF_CNY];
-    o->contact_nz = h->f[HF_CNZ];
     o->body_height = h->c[HC_HEIGHT];
     o->body_pitch = h->c[HC_PITCH];
     o->body_roll = h->c[HC_ROLL];
@@ -754,8 +750,8 @@ static void ground_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
     const int f0 = c0 * h->legs, n = (c1 - c0) * h->legs;
-    cik_heightfield_sample_many(a->hf, n, h->f[HF_PROBEX] + f0, h->f[HF_PROBEZ] + f0, h->f[HF_CY] + f0,
-                                h->f[HF_CNX] + f0, h->f[HF_CNY] + f0, h->f[HF_CNZ] + f0);
+    cik_heightfield_sample_many(a->hf, n, h->f[HF_PROBEX] + f0, h->f[HF_PROBEZ] + f0, h->f[HF_CY] + f0, NULL,
+                                NULL, NULL); /* heights only: a single-point foot has no sole to align */
 }
 
 enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_OUTPUT = 8 };

@@ -330,12 +330,7 @@ static void animate(herd_scene *h, int fr)
 static void ground_exact(const cik_herd_streams *s)
 {
     for (int f = 0; f < s->foot_count; ++f) {
-        float x = s->probe_x[f], z = s->probe_z[f];
-        cik_vec3 nrm = terrain_normal(x, z);
-        s->contact_y[f] = terrain(x, z);
-        s->contact_nx[f] = nrm.x;
-        s->contact_ny[f] = nrm.y;
-        s->contact_nz[f] = nrm.z;
+        s->contact_y[f] = terrain(s->probe_x[f], s->probe_z[f]);
     }
 }
 
