@@ -361,7 +361,16 @@ static void walk_frames(herd_scene *sc, const creature_gait *gait, const cik_hei
             cik_heightfield_sample(hf, at.x, at.z, &at.y, NULL);
             creature_pose_write(&p, &sc->s, c, at, yaw, 0);
         }
-        if (staged) {
+        if (staged == 2) {
+            /* the engine's job system: a plan, then ranges, last first */
+            cik_herd_frame_plan plan;
+            cr_assert_eq(cik_herd_frame_plan_init(&plan, sc->h, hf, &o, 0.0f), CIK_OK);
+            for (int e = n; e > 0;) {
+                int b = (e - 1) / CIK_HERD_RANGE_ALIGNMENT * CIK_HERD_RANGE_ALIGNMENT;
+                cr_assert_eq(cik_herd_frame_range(&plan, b, e), CIK_OK);
+                e = b;
+            }
+        } else if (staged) {
             cr_assert_eq(cik_herd_probe(sc->h, &o, 0.0f), CIK_OK);
             cr_assert_eq(cik_herd_ground_heightfield(sc->h, hf, &o), CIK_OK);
             cr_assert_eq(cik_herd_place(sc->h, &o, 0.0f), CIK_OK);
@@ -429,23 +438,28 @@ T_KERNEL_TEST(herd, backends_agree_with_the_reference)
     }
 }
 
-/* The same bits on 1 and 2 threads and through the staged calls. */
-Test(herd, threads_and_stages_give_the_same_bits)
+/* The same bits on 1 and 2 threads, through the staged calls and through
+ * a plan's ranges run last first. */
+Test(herd, threads_stages_and_ranges_give_the_same_bits)
 {
     static rolling_field rf;
     make_rolling(&rf);
     herd_scene a = make(CREATURE_QUADRUPED, 600), b = make(CREATURE_QUADRUPED, 600),
-               c = make(CREATURE_QUADRUPED, 600);
+               c = make(CREATURE_QUADRUPED, 600), d = make(CREATURE_QUADRUPED, 600);
     creature_gait gait;
     cr_assert_eq(creature_gait_build(CREATURE_QUADRUPED, &a.body, &gait), 0);
     const int frames = 20;
     size_t n = OUTPUT_FLOATS(a.s) * frames;
-    float *oa = malloc(n * sizeof(float)), *ob = malloc(n * sizeof(float)), *oc = malloc(n * sizeof(float));
+    float *oa = malloc(n * sizeof(float)), *ob = malloc(n * sizeof(float)), *oc = malloc(n * sizeof(float)),
+          *od = malloc(n * sizeof(float));
     walk_frames(&a, &gait, &rf.hf, CIK_BACKEND_AUTO, 1, frames, 0, oa);
     walk_frames(&b, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, frames, 0, ob);
     walk_frames(&c, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, frames, 1, oc);
+    walk_frames(&d, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, frames, 2, od);
     cr_expect(memcmp(oa, ob, n * sizeof(float)) == 0, "1 and 2 threads differ");
     cr_expect(memcmp(oa, oc, n * sizeof(float)) == 0, "the staged calls differ from the frame");
+    cr_expect(memcmp(oa, od, n * sizeof(float)) == 0, "the ranges differ from the frame");
+    free(od);
     free(oa);
     free(ob);
     free(oc);
@@ -453,6 +467,39 @@ Test(herd, threads_and_stages_give_the_same_bits)
     cik_herd_destroy(a.h);
     cik_herd_destroy(b.h);
     cik_herd_destroy(c.h);
+    cik_herd_destroy(d.h);
+}
+
+/* A plan refuses what the frame refuses, and ranges off the alignment or
+ * out of bounds, changing nothing. */
+Test(herd, frame_plan_refusals)
+{
+    herd_scene sc = make(CREATURE_HEXAPOD, 100);
+    plane_field pf;
+    plane(&pf, 0.0f, 0.0f, 0.0f);
+    cik_herd_frame_plan plan;
+    memset(&plan, 0, sizeof plan);
+    cik_herd_options o = cik_herd_default_options();
+    cr_expect_eq(cik_herd_frame_range(&plan, 0, 100), CIK_ERROR_ARGUMENT, "an uninitialised plan");
+    cr_expect_eq(cik_herd_frame_plan_init(NULL, sc.h, &pf.hf, &o, 0.0f), CIK_ERROR_ARGUMENT);
+    cr_expect_eq(cik_herd_frame_plan_init(&plan, NULL, &pf.hf, &o, 0.0f), CIK_ERROR_ARGUMENT);
+    cik_herd_options bad = o;
+    bad.roll_weight = -0.5f;
+    cr_expect_eq(cik_herd_frame_plan_init(&plan, sc.h, &pf.hf, &bad, 0.0f), CIK_ERROR_OPTIONS);
+    cr_expect_eq(cik_herd_frame_plan_init(&plan, sc.h, &pf.hf, &o, NAN), CIK_ERROR_ARGUMENT);
+    cik_heightfield bad_hf = pf.hf;
+    bad_hf.heights = NULL;
+    cr_expect_eq(cik_herd_frame_plan_init(&plan, sc.h, &bad_hf, &o, 0.0f), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_herd_frame_plan_init(&plan, sc.h, &pf.hf, &o, 0.0f), CIK_OK);
+    cr_expect_eq(cik_herd_frame_range(&plan, 0, 32), CIK_ERROR_ARGUMENT, "a bound off the alignment");
+    cr_expect_eq(cik_herd_frame_range(&plan, 64, 32), CIK_ERROR_ARGUMENT);
+    cr_expect_eq(cik_herd_frame_range(&plan, 0, 101), CIK_ERROR_ARGUMENT);
+    cr_expect_eq(cik_herd_frame_range(&plan, -64, 64), CIK_ERROR_ARGUMENT);
+    for (int f = 0; f < sc.s.foot_count; ++f) cr_assert(sc.s.foot_y[f] == 0.0f, "a refused range ran");
+    cr_expect_eq(cik_herd_frame_range(&plan, 64, 100), CIK_OK);
+    cr_expect_eq(cik_herd_frame_range(&plan, 0, 64), CIK_OK);
+    cr_expect_eq(cik_herd_frame_range(&plan, 100, 100), CIK_OK);
+    cik_herd_destroy(sc.h);
 }
 
 /* Herds of every leg count and segment count from 1 x 2 to 8 x 4 build, and

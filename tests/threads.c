@@ -10,12 +10,14 @@
  *   crowds     different crowds sharing one heightfield, frames at the
  *              same time
  *   create     crowds created at the same time (the first AUTO choice)
+ *   herd       one herd's frame run as ranges of its plan on every thread
  *
  * Each case also checks its results: a thread's solve equals the same
  * solve on the main thread afterwards. Exit 0 when every check holds.
  */
 #include <crowdik/crowdik.h>
 #include <crowdik/foot.h>
+#include <crowdik/herd.h>
 
 #include "workloads.h"
 
@@ -284,10 +286,103 @@ static void case_crowds(int create_together)
     }
 }
 
+/* ---- herd: one herd, its frame's ranges on every thread at once ------ */
+
+enum { HERD_CHARS = 5 * CIK_HERD_RANGE_ALIGNMENT - 10 }; /* five ranges, a short last one */
+
+static cik_herd *make_herd(void)
+{
+    cik_herd_body b;
+    memset(&b, 0, sizeof b);
+    b.leg_count = 4;
+    b.forward.z = 1.0f;
+    for (int l = 0; l < 4; ++l) {
+        b.leg[l].root = l < 2 ? CIK_HERD_PELVIS : CIK_HERD_CHEST;
+        b.leg[l].segment_count = l < 2 ? 4 : 3;
+        b.leg[l].hip.x = l % 2 ? -0.2f : 0.2f;
+        for (int s = 0; s < b.leg[l].segment_count; ++s) {
+            b.leg[l].segment[s].y = -0.9f / (float)b.leg[l].segment_count;
+            b.leg[l].segment[s].z = s == 1 ? 0.05f : 0.0f;
+        }
+        b.leg[l].limit[1].type = CIK_LIMIT_HINGE;
+        b.leg[l].limit[1].axis.x = 1.0f;
+        b.leg[l].limit[1].min_angle = -1.5f;
+        b.leg[l].limit[1].max_angle = 1.5f;
+    }
+    cik_herd *h = NULL;
+    if (cik_herd_create(HERD_CHARS, &b, &h) != CIK_OK) abort();
+    return h;
+}
+
+static void herd_pose(cik_herd *h, int frame)
+{
+    cik_herd_streams s;
+    cik_herd_streams_get(h, &s);
+    for (int c = 0; c < s.character_count; ++c)
+        for (int r = 0; r < CIK_HERD_ROOTS; ++r) {
+            s.root_x[r][c] = -8.0f + 0.8f * (float)(c % 20) + 0.002f * (float)frame;
+            s.root_y[r][c] = 0.85f;
+            s.root_z[r][c] = -8.0f + 1.6f * (float)(c / 20) + (r ? 0.5f : -0.5f);
+            s.root_qx[r][c] = s.root_qy[r][c] = s.root_qz[r][c] = 0.0f;
+            s.root_qw[r][c] = 1.0f;
+        }
+}
+
+typedef struct herd_job {
+    int t;
+    const cik_herd_frame_plan *plan;
+} herd_job;
+
+static void *herd_ranges(void *arg)
+{
+    herd_job *job = arg;
+    pthread_barrier_wait(&start);
+    for (int b = job->t * CIK_HERD_RANGE_ALIGNMENT; b < HERD_CHARS; b += THREADS * CIK_HERD_RANGE_ALIGNMENT) {
+        int e = b + CIK_HERD_RANGE_ALIGNMENT < HERD_CHARS ? b + CIK_HERD_RANGE_ALIGNMENT : HERD_CHARS;
+        if (cik_herd_frame_range(job->plan, b, e) != CIK_OK) fail("a herd range refused", job->t);
+    }
+    return NULL;
+}
+
+static void case_herd(void)
+{
+    make_scene();
+    cik_herd *h = make_herd(), *alone = make_herd();
+    cik_herd_options o = cik_herd_default_options();
+    o.foot.solver.threads = 1;
+    for (int frame = 0; frame < 3; ++frame) {
+        herd_pose(h, frame);
+        herd_pose(alone, frame);
+        cik_herd_frame_plan plan;
+        if (cik_herd_frame_plan_init(&plan, h, &ground, &o, 0.0f) != CIK_OK) fail("the herd's plan refused", 0);
+        pthread_t th[THREADS];
+        herd_job jobs[THREADS];
+        for (int t = 0; t < THREADS; ++t) {
+            jobs[t].t = t;
+            jobs[t].plan = &plan;
+            pthread_create(&th[t], NULL, herd_ranges, &jobs[t]);
+        }
+        for (int t = 0; t < THREADS; ++t) pthread_join(th[t], NULL);
+        if (cik_herd_frame(alone, &ground, &o, 0.0f) != CIK_OK) fail("the herd's frame refused", 0);
+    }
+    cik_herd_streams a, b;
+    cik_herd_streams_get(h, &a);
+    cik_herd_streams_get(alone, &b);
+    const size_t bytes = sizeof(float) * (size_t)a.foot_count;
+    if (memcmp(a.foot_y, b.foot_y, bytes) != 0 || memcmp(a.solved_w[1], b.solved_w[1], bytes) != 0 ||
+        memcmp(a.locked, b.locked, bytes) != 0 ||
+        memcmp(a.body_height, b.body_height, sizeof(float) * (size_t)a.character_count) != 0)
+        fail("the herd's ranges on threads differ from its frame", 0);
+    for (int f = 0; f < a.foot_count; ++f)
+        if (a.locked[f] != 1.0f) fail("a herd foot of a still pose is not locked", 0);
+    cik_herd_destroy(h);
+    cik_herd_destroy(alone);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s batches|const|crowds|create\n", argv[0]);
+        fprintf(stderr, "usage: %s batches|const|crowds|create|herd\n", argv[0]);
         return 2;
     }
     pthread_barrier_init(&start, NULL, THREADS);
@@ -295,6 +390,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "const")) case_const();
     else if (!strcmp(argv[1], "crowds")) case_crowds(0);
     else if (!strcmp(argv[1], "create")) case_crowds(1);
+    else if (!strcmp(argv[1], "herd")) case_herd();
     else {
         fprintf(stderr, "threads: unknown case %s\n", argv[1]);
         return 2;

@@ -349,6 +349,27 @@ private:
     cik_herd *h_;
 };
 
+/** A herd frame's plan (cik_herd_frame_plan) for an engine's job system. */
+class herd_frame_plan {
+public:
+    herd_frame_plan() noexcept : p_() {}
+    /** cik_herd_frame_plan_init for `h`, which must outlive the frame; one
+     *  plan per frame. */
+    cik_status init(herd &h, const cik_heightfield &ground, const cik_herd_options *options = nullptr,
+                    float dt = 0.0f) noexcept
+    {
+        return cik_herd_frame_plan_init(&p_, h.get(), &ground, options, dt);
+    }
+    /** cik_herd_frame_range: safe from any thread for disjoint ranges whose
+     *  bounds are multiples of CIK_HERD_RANGE_ALIGNMENT (or the character
+     *  count). */
+    cik_status run_range(int begin, int end) const noexcept { return cik_herd_frame_range(&p_, begin, end); }
+    const cik_herd_frame_plan *get() const noexcept { return &p_; }
+
+private:
+    cik_herd_frame_plan p_;
+};
+
 } // namespace cik
 
 #endif /* CROWDIK_CROWDIK_HPP */

@@ -236,6 +236,44 @@ CIK_API cik_status cik_herd_solve(cik_herd *herd, const cik_herd_options *option
 CIK_API cik_status cik_herd_frame(cik_herd *herd, const cik_heightfield *hf, const cik_herd_options *options,
                                   float dt);
 
+/* ------------------------------------------------------------------------ */
+/* The frame on an engine's job system                                      */
+
+/** Range bounds of cik_herd_frame_range are multiples of this many
+ *  characters (or the character count): whole vectors of feet and whole
+ *  groups of chains, which keeps the bits independent of the split. */
+#define CIK_HERD_RANGE_ALIGNMENT 64
+
+/** One frame of one herd checked and worked out once, for ranges of
+ *  characters run on the engine's threads. Caller-owned storage, no
+ *  allocation; its contents are private. */
+typedef struct cik_herd_frame_plan {
+    union {
+        void *align_pointer;
+        double align_double;
+        unsigned char bytes[2048];
+    } opaque;
+} cik_herd_frame_plan;
+
+/** Starts a frame: refuses what cik_herd_frame refuses, in the same order
+ *  (options, dt, then the heightfield; a null plan is ARGUMENT), changing
+ *  nothing; otherwise fills `plan` and counts as the frame for the body's
+ *  springs. Then run cik_herd_frame_range over ranges that together cover
+ *  [0, character count) once, on any threads, before the next init; until
+ *  the last range returns nothing else may touch the herd, its streams or
+ *  the heights `hf` views. The options' `threads` is not used. */
+CIK_API cik_status cik_herd_frame_plan_init(cik_herd_frame_plan *plan, cik_herd *herd, const cik_heightfield *hf,
+                                            const cik_herd_options *options, float dt);
+
+/** The frame's four stages for characters [begin, end), their legs'
+ *  solves included, on the calling thread: every character gets the bits
+ *  cik_herd_frame gives it, whatever the split; calls on disjoint ranges
+ *  of one plan may run at the same time. Refuses, changing nothing: a null
+ *  or uninitialised plan, bounds outside 0 <= begin <= end <= character
+ *  count, a bound that is neither a multiple of CIK_HERD_RANGE_ALIGNMENT
+ *  nor the character count (ARGUMENT). Allocates nothing, takes no lock. */
+CIK_API cik_status cik_herd_frame_range(const cik_herd_frame_plan *plan, int begin, int end);
+
 /** The batch that solves legs of `joint_count` joints (2 to 4; NULL when
  *  the herd has none), to read cik_batch_result: leg l of character c is
  *  its chain cik_herd_chain_index(herd, c, l). */

@@ -404,7 +404,8 @@ cik_status cik_herd_streams_get(cik_herd *h, cik_herd_streams *o)
 typedef struct herd_args {
     cik_herd *h;
     const cik__foot_kernel *k;
-    const cik_heightfield *hf;
+    cik_heightfield hf; /* a copy of the view, not of the heights */
+    int has_hf;
     cik__herd_job job;
     float max_drop, max_raise, pitch_w, roll_w, max_tilt;
     float spring_w, spring_k; /* 1 / time, exp(-dt / time) */
@@ -750,7 +751,7 @@ static void ground_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
     const int f0 = c0 * h->legs, n = (c1 - c0) * h->legs;
-    cik_heightfield_sample_many(a->hf, n, h->f[HF_PROBEX] + f0, h->f[HF_PROBEZ] + f0, h->f[HF_CY] + f0, NULL,
+    cik_heightfield_sample_many(&a->hf, n, h->f[HF_PROBEX] + f0, h->f[HF_PROBEZ] + f0, h->f[HF_CY] + f0, NULL,
                                 NULL, NULL); /* heights only: a single-point foot has no sole to align */
 }
 
@@ -823,7 +824,8 @@ static cik_status run_call(cik_herd *h, const cik_herd_options *opt, float dt, i
     if (stages & DO_GROUND) {
         s = cik_heightfield_validate(hf);
         if (s != CIK_OK) return s;
-        a.hf = hf;
+        a.hf = *hf;
+        a.has_hf = 1;
     }
     int pre = stages & (DO_PROBE | DO_GROUND | DO_PLACE);
     if (pre) run_stages(h, &a, pre, so.threads);
@@ -850,4 +852,74 @@ cik_status cik_herd_solve(cik_herd *h, const cik_herd_options *o) { return run_c
 cik_status cik_herd_frame(cik_herd *h, const cik_heightfield *hf, const cik_herd_options *o, float dt)
 {
     return run_call(h, o, dt, DO_PROBE | DO_GROUND | DO_PLACE | DO_OUTPUT, hf);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The frame on an engine's job system                                      */
+
+typedef struct herd_plan {
+    unsigned magic;
+    herd_args a;
+    cik__solve_plan solve[JOINT_KINDS - 2]; /* per joint count 2 .. 4 */
+} herd_plan;
+
+#define HERD_PLAN_MAGIC 0x63696b48u
+
+typedef char herd_plan_fits[sizeof(herd_plan) <= sizeof(((cik_herd_frame_plan *)0)->opaque) ? 1 : -1];
+typedef char herd_alignment_public[HERD_CHUNK == CIK_HERD_RANGE_ALIGNMENT ? 1 : -1];
+
+static const herd_plan *herd_plan_of(const cik_herd_frame_plan *plan)
+{
+    if (!plan) return NULL;
+    const herd_plan *p = (const herd_plan *)(const void *)&plan->opaque;
+    return p->magic == HERD_PLAN_MAGIC ? p : NULL;
+}
+
+cik_status cik_herd_frame_plan_init(cik_herd_frame_plan *plan, cik_herd *h, const cik_heightfield *hf,
+                                    const cik_herd_options *options, float dt)
+{
+    if (!plan) return CIK_ERROR_ARGUMENT;
+    herd_plan p;
+    memset(&p, 0, sizeof p);
+    cik_options so;
+    cik_status s = prepare(h, options, dt, &p.a, &so);
+    if (s != CIK_OK) return s;
+    for (int n = 2; n < JOINT_KINDS; ++n) {
+        if (!h->batch[n]) continue;
+        s = cik__solve_prepare(h->batch[n], &so, &p.solve[n - 2]);
+        if (s != CIK_OK) return s;
+    }
+    s = cik_heightfield_validate(hf);
+    if (s != CIK_OK) return s;
+    p.a.hf = *hf;
+    p.a.has_hf = 1;
+    p.magic = HERD_PLAN_MAGIC;
+    /* the plan captured "a frame has run" before this one; the springs of
+     * the next frame smooth from this one */
+    h->primed = 1;
+    memset(plan, 0, sizeof *plan);
+    memcpy(&plan->opaque, &p, sizeof p);
+    return CIK_OK;
+}
+
+cik_status cik_herd_frame_range(const cik_herd_frame_plan *plan, int begin, int end)
+{
+    const herd_plan *p = herd_plan_of(plan);
+    if (!p) return CIK_ERROR_ARGUMENT;
+    cik_herd *h = p->a.h;
+    const int nc = h->characters;
+    if (begin < 0 || begin > end || end > nc) return CIK_ERROR_ARGUMENT;
+    /* a bound inside a vector of feet would run those feet through the
+     * one-lane tail kernel, whose bits differ from the vector kernel's */
+    if ((begin % CIK_HERD_RANGE_ALIGNMENT != 0 && begin != nc) || (end % CIK_HERD_RANGE_ALIGNMENT != 0 && end != nc))
+        return CIK_ERROR_ARGUMENT;
+    if (begin == end) return CIK_OK;
+    part_job pre = {&p->a, DO_PROBE | DO_GROUND | DO_PLACE}, post = {&p->a, DO_OUTPUT};
+    run_part(&pre, begin, end);
+    /* the range's chains are contiguous in every batch: character c's legs
+     * of one shape are chains c * per_kind .. c * per_kind + per_kind - 1 */
+    for (int n = 2; n < JOINT_KINDS; ++n)
+        if (h->batch[n]) cik__solve_range(&p->solve[n - 2], begin * h->per_kind[n], end * h->per_kind[n]);
+    run_part(&post, begin, end);
+    return CIK_OK;
 }

@@ -246,6 +246,12 @@ int main()
         cik_herd_streams x = hd.streams(), y = ref.streams();
         const size_t bytes = sizeof(float) * (size_t)x.foot_count;
         CHECK(memcmp(x.foot_y, y.foot_y, bytes) == 0 && memcmp(x.solved_w[1], y.solved_w[1], bytes) == 0);
+        // the same frame again through a plan's ranges: the same bits
+        cik::herd_frame_plan hp;
+        CHECK(hp.run_range(0, 40) == CIK_ERROR_ARGUMENT);
+        CHECK(hp.init(hd, ground, &ho) == CIK_OK && hp.run_range(0, 40) == CIK_OK);
+        CHECK(cik_herd_frame(ref.get(), &ground, &ho, 0.0f) == CIK_OK);
+        CHECK(memcmp(x.foot_y, y.foot_y, bytes) == 0 && memcmp(x.solved_x[2], y.solved_x[2], bytes) == 0);
         CHECK(hd.reset_character(3) == CIK_OK && hd.reset() == CIK_OK);
     }
     CHECK(live == 0); // the herd's destructor gave everything back
