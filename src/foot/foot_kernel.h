@@ -570,6 +570,22 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
 #define LIFT_MAX_COS 0.76604444f
 #define LIFT_MAX_SIN 0.64278761f
 
+/* The target t (at v = t - hip, |v|^2 = d2 from the hip) on the lanes of
+ * `far` brought in softly toward `lmax` from `d0`: d0 + s x / (1 + x),
+ * x = (d - d0) / s, s = lmax - d0, which leaves d0 with slope 1 and never
+ * reaches lmax (clamped where there is no span); the biped's and the
+ * herd's soft reach. */
+CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf reach)
+{
+    const vf one = v_set1(1.0f);
+    vf d = v_sqrt(v_max(d2, v_set1(K_TINY)));
+    vf span = v_sub(lmax, d0);
+    vm has_span = v_gt(span, v_mul(reach, v_set1(1e-6f)));
+    vf x = v_div(v_sub(d, d0), v_sel(has_span, span, one));
+    vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
+    return v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
+}
+
 /* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP):
  * the roots; a target farther than the animation's extension (and than
  * soft of the reach) brought in softly toward (1 - margin) of the reach:
@@ -654,14 +670,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 far = v_gt(d2, v_mul(d0, d0));
             }
         }
-        if (w_any(far)) {
-            vf d = v_sqrt(v_max(d2, v_set1(K_TINY)));
-            vf span = v_sub(lmax, d0);
-            vm has_span = v_gt(span, v_mul(reach, v_set1(1e-6f)));
-            vf x = v_div(v_sub(d, d0), v_sel(has_span, span, one));
-            vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
-            t = v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
-        }
+        if (w_any(far)) t = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
         v3_st(job, F, FOOT_TX, i, t);
         pstore(job, bs->target_x, i, t.x);
         pstore(job, bs->target_y, i, t.y);

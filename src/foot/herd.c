@@ -471,6 +471,18 @@ static cik_quat unit(cik_quat q)
     return quat(q.x * k, q.y * k, q.z * k, q.w * k);
 }
 
+/* A transform into streams k .. k + 6 (x, y, z, qx, qy, qz, qw) at i. */
+static void put_pose(float *const *s, int k, int i, cik_vec3 p, cik_quat q)
+{
+    s[k][i] = p.x;
+    s[k + 1][i] = p.y;
+    s[k + 2][i] = p.z;
+    s[k + 3][i] = q.x;
+    s[k + 4][i] = q.y;
+    s[k + 5][i] = q.z;
+    s[k + 6][i] = q.w;
+}
+
 static void root_of(const cik_herd *h, int base, int ch, int r, cik_vec3 *p, cik_quat *q)
 {
     const int k = base + 7 * r;
@@ -676,24 +688,11 @@ static void place_part(const herd_args *a, int c0, int c1)
         for (int r = 0; r < CIK_HERD_ROOTS; ++r) {
             sp[r] = vec3_add(vec3_add(pivot, quat_rotate(tilt, vec3_sub(rp[r], pivot))), lift);
             sq[r] = unit(quat_mul(tilt, rq[r]));
-            const int k = HC_SROOT + 7 * r;
-            C[k][ch] = sp[r].x;
-            C[k + 1][ch] = sp[r].y;
-            C[k + 2][ch] = sp[r].z;
-            C[k + 3][ch] = sq[r].x;
-            C[k + 4][ch] = sq[r].y;
-            C[k + 5][ch] = sq[r].z;
-            C[k + 6][ch] = sq[r].w;
+            put_pose(C, HC_SROOT + 7 * r, ch, sp[r], sq[r]);
         }
         for (int l = 0; l < L; ++l) {
-            const int f = f0 + l, root = b->leg[l].root;
-            F[HF_SRP][f] = sp[root].x;
-            F[HF_SRP + 1][f] = sp[root].y;
-            F[HF_SRP + 2][f] = sp[root].z;
-            F[HF_SRP + 3][f] = sq[root].x;
-            F[HF_SRP + 4][f] = sq[root].y;
-            F[HF_SRP + 5][f] = sq[root].z;
-            F[HF_SRP + 6][f] = sq[root].w;
+            const int root = b->leg[l].root;
+            put_pose(F, HF_SRP, f0 + l, sp[root], sq[root]);
         }
     }
     RUN(a, herd_place, c0 * L, c1 * L);

@@ -217,14 +217,7 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
         vf lmax = v_max(v_mul(reach, v_set1(1.0f - job->margin)), v_min(ext, reach));
         vf d0 = v_min(v_max(ext, v_mul(reach, v_set1(job->soft))), lmax);
         vm far = v_gt(d2, v_mul(d0, d0));
-        if (w_any(far)) {
-            vf d = v_sqrt(v_max(d2, v_set1(K_TINY)));
-            vf span = v_sub(lmax, d0);
-            vm has_span = v_gt(span, v_mul(reach, v_set1(1e-6f)));
-            vf x = v_div(v_sub(d, d0), v_sel(has_span, span, one));
-            vf ds = v_sel(has_span, v_fma(span, v_div(x, v_add(one, x)), d0), v_min(d, lmax));
-            t = v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
-        }
+        if (w_any(far)) t = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
         h_st3(F, HF_TX, i, t);
         vq r[CIK__HERD_SEGMENTS];
         for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
