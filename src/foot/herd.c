@@ -1,13 +1,16 @@
 /* Herds: foot placement for creatures with 1 to 8 legs of 2 to 4 segments
  * (include/crowdik/herd.h, docs/foot.md "Herds").
  *
- * The per-character stages (the animated feet, contacts, locks, the body's
- * plane fit and springs, the targets) are plain scalar code over the
- * structure-of-arrays streams, one character at a time, spread over the
- * threads in chunks of characters (a character's bits never depend on its
- * chunk). The legs are solved by the batch CCD kernels: one batch per
- * joint count, chain c * legs_of_that_count + rank. The contacts and the
- * locks follow the biped pipeline's rules (docs/foot.md) for one point. */
+ * The per-foot parts of the stages (the animated feet, contacts, locks,
+ * targets, start poses, solved feet) are vector kernels (herd_kernel.h,
+ * compiled with the foot kernels per instruction set); the per-character
+ * body (the plane fit, the tilt, the height, their springs) is scalar code
+ * here between them. The legs are solved by the batch CCD kernels: one
+ * batch per joint count, leg l of character c its chain c * per_kind[n] +
+ * rank[l]. The frame runs chunks of characters, each through all four
+ * stages, its legs' solves included, on whichever thread takes it (a
+ * character's bits never depend on its chunk). The contacts and the locks
+ * follow the biped pipeline's rules (docs/foot.md) for one point. */
 #include "crowdik/herd.h"
 
 #include <math.h>
@@ -848,14 +851,13 @@ cik_status cik_herd_place(cik_herd *h, const cik_herd_options *o, float dt) { re
 
 cik_status cik_herd_solve(cik_herd *h, const cik_herd_options *o) { return run_call(h, o, 0.0f, DO_OUTPUT, NULL); }
 
-cik_status cik_herd_frame(cik_herd *h, const cik_heightfield *hf, const cik_herd_options *o, float dt)
-{
-    return run_call(h, o, dt, DO_PROBE | DO_GROUND | DO_PLACE | DO_OUTPUT, hf);
-}
 
-/* ------------------------------------------------------------------------ */
-/* The frame on an engine's job system                                      */
 
+/* The whole frame: checked once into a plan (the options, the frame time,
+ * the heightfield, a solve plan per leg shape), then run range by range,
+ * each range all four stages of its characters, the solves of their legs
+ * included (cik_herd_frame on its threads, cik_herd_frame_range on the
+ * engine's). */
 typedef struct herd_plan {
     unsigned magic;
     herd_args a;
@@ -874,25 +876,50 @@ static const herd_plan *herd_plan_of(const cik_herd_frame_plan *plan)
     return p->magic == HERD_PLAN_MAGIC ? p : NULL;
 }
 
+static cik_status plan_prepare(cik_herd *h, const cik_heightfield *hf, const cik_herd_options *options, float dt,
+                               herd_plan *p, int *threads)
+{
+    memset(p, 0, sizeof *p);
+    cik_options so;
+    cik_status s = prepare(h, options, dt, &p->a, &so);
+    if (s != CIK_OK) return s;
+    for (int n = 2; n < JOINT_KINDS; ++n) {
+        if (!h->batch[n]) continue;
+        s = cik__solve_prepare(h->batch[n], &so, &p->solve[n - 2]);
+        if (s != CIK_OK) return s;
+    }
+    s = cik_heightfield_validate(hf);
+    if (s != CIK_OK) return s;
+    p->a.hf = *hf;
+    p->a.has_hf = 1;
+    p->magic = HERD_PLAN_MAGIC;
+    *threads = so.threads;
+    return CIK_OK;
+}
+
+/* Characters [begin, end) of a plan's frame, on the calling thread. */
+static void plan_range(const herd_plan *p, int begin, int end)
+{
+    cik_herd *h = p->a.h;
+    part_job pre = {&p->a, DO_PROBE | DO_GROUND | DO_PLACE}, post = {&p->a, DO_OUTPUT};
+    run_part(&pre, begin, end);
+    /* the range's chains are contiguous in every batch: character c's legs
+     * of one shape are chains c * per_kind .. c * per_kind + per_kind - 1 */
+    for (int n = 2; n < JOINT_KINDS; ++n)
+        if (h->batch[n]) cik__solve_range(&p->solve[n - 2], begin * h->per_kind[n], end * h->per_kind[n]);
+    run_part(&post, begin, end);
+}
+
+static void plan_chunk(const void *context, int begin, int end) { plan_range((const herd_plan *)context, begin, end); }
+
 cik_status cik_herd_frame_plan_init(cik_herd_frame_plan *plan, cik_herd *h, const cik_heightfield *hf,
                                     const cik_herd_options *options, float dt)
 {
     if (!plan) return CIK_ERROR_ARGUMENT;
     herd_plan p;
-    memset(&p, 0, sizeof p);
-    cik_options so;
-    cik_status s = prepare(h, options, dt, &p.a, &so);
+    int threads;
+    cik_status s = plan_prepare(h, hf, options, dt, &p, &threads);
     if (s != CIK_OK) return s;
-    for (int n = 2; n < JOINT_KINDS; ++n) {
-        if (!h->batch[n]) continue;
-        s = cik__solve_prepare(h->batch[n], &so, &p.solve[n - 2]);
-        if (s != CIK_OK) return s;
-    }
-    s = cik_heightfield_validate(hf);
-    if (s != CIK_OK) return s;
-    p.a.hf = *hf;
-    p.a.has_hf = 1;
-    p.magic = HERD_PLAN_MAGIC;
     /* the plan captured "a frame has run" before this one; the springs of
      * the next frame smooth from this one */
     h->primed = 1;
@@ -905,20 +932,26 @@ cik_status cik_herd_frame_range(const cik_herd_frame_plan *plan, int begin, int 
 {
     const herd_plan *p = herd_plan_of(plan);
     if (!p) return CIK_ERROR_ARGUMENT;
-    cik_herd *h = p->a.h;
-    const int nc = h->characters;
+    const int nc = p->a.h->characters;
     if (begin < 0 || begin > end || end > nc) return CIK_ERROR_ARGUMENT;
     /* a bound inside a vector of feet would run those feet through the
      * one-lane tail kernel, whose bits differ from the vector kernel's */
     if ((begin % CIK_HERD_RANGE_ALIGNMENT != 0 && begin != nc) || (end % CIK_HERD_RANGE_ALIGNMENT != 0 && end != nc))
         return CIK_ERROR_ARGUMENT;
-    if (begin == end) return CIK_OK;
-    part_job pre = {&p->a, DO_PROBE | DO_GROUND | DO_PLACE}, post = {&p->a, DO_OUTPUT};
-    run_part(&pre, begin, end);
-    /* the range's chains are contiguous in every batch: character c's legs
-     * of one shape are chains c * per_kind .. c * per_kind + per_kind - 1 */
-    for (int n = 2; n < JOINT_KINDS; ++n)
-        if (h->batch[n]) cik__solve_range(&p->solve[n - 2], begin * h->per_kind[n], end * h->per_kind[n]);
-    run_part(&post, begin, end);
+    if (begin < end) plan_range(p, begin, end);
+    return CIK_OK;
+}
+
+/* The frame: one parallel pass over chunks of characters, each chunk's
+ * stages and solves one after the other while its streams are in the
+ * cache (the same bits as the staged calls). */
+cik_status cik_herd_frame(cik_herd *h, const cik_heightfield *hf, const cik_herd_options *o, float dt)
+{
+    herd_plan p;
+    int threads;
+    cik_status s = plan_prepare(h, hf, o, dt, &p, &threads);
+    if (s != CIK_OK) return s;
+    h->primed = 1;
+    cik__parallel_ranges(h->characters, HERD_CHUNK, team_of(h, threads), &h->team, plan_chunk, &p);
     return CIK_OK;
 }
