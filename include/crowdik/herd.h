@@ -133,12 +133,13 @@ CIK_API cik_herd_options cik_herd_default_options(void);
  *  the same segment count per leg index). */
 typedef struct cik_herd cik_herd;
 
-/** Creates a herd of `character_count` (>= 1) characters with `body`.
+/** Creates a herd of `character_count` (1 to 2^23) characters with `body`.
  *  Refuses, leaving `*out` as it was: a leg count or segment count out of
  *  range, a root that is neither pelvis nor chest, a zero-length leg, a
  *  forward direction that is zero or vertical (ARGUMENT); a NaN or infinity
- *  (NON_FINITE); a bad limit (LIMIT); OUT_OF_MEMORY. The animated pose
- *  starts as the bind pose with both roots at the origin, no foot planted. */
+ *  (NON_FINITE); an offset beyond CIK_MAX_COORDINATE (RANGE); a bad limit
+ *  (LIMIT, as cik_batch_set_chain); OUT_OF_MEMORY. The animated pose starts
+ *  as the bind pose with both roots at the origin, no foot planted. */
 CIK_API cik_status cik_herd_create(int character_count, const cik_herd_body *body, cik_herd **out);
 
 /** cik_herd_create with all of its memory from `allocator` (as
