@@ -1,5 +1,5 @@
 # Bounded libFuzzer runs of crowdik's public API, of the foot-placement
-# pipeline (and of the BVH loader when support/bvh.c exists). tests/fuzz/run.sh builds each target with clang
+# pipeline, of the herds (and of the BVH loader when support/bvh.c exists). tests/fuzz/run.sh builds each target with clang
 # -fsanitize=fuzzer,address,undefined straight from the sources, whatever
 # compiler this build uses, and skips (77) when clang or libFuzzer is
 # missing (fails instead where FUZZ_REQUIRED=1, as tools/test.sh sets).
@@ -9,7 +9,7 @@
 #   ctest --test-dir <build> -R fuzz --output-on-failure
 #   FUZZ_SECONDS=600 ctest --test-dir <build> -R fuzz_api
 if(UNIX AND NOT CMAKE_CROSSCOMPILING)
-  foreach(target api bvh foot)
+  foreach(target api bvh foot herd)
     add_test(NAME fuzz_${target}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run.sh ${target} ${PROJECT_SOURCE_DIR}
                      ${CMAKE_CURRENT_BINARY_DIR}/fuzz)

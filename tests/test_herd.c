@@ -550,3 +550,51 @@ Test(herd, any_leg_count_and_segment_count)
         }
     }
 }
+
+/* The pose streams of the joints past a leg's last (a three-segment leg's
+ * fourth) are not the leg's: whatever the caller leaves there (NaN, a zero
+ * or huge quaternion) changes no output. A quadruped's front legs have three
+ * segments. */
+Test(herd, unused_pose_streams_are_not_read)
+{
+    herd_scene a = make(CREATURE_QUADRUPED, 4), b = make(CREATURE_QUADRUPED, 4);
+    creature_pose p;
+    creature_stance(CREATURE_QUADRUPED, &a.body, &p);
+    plane_field pf;
+    plane(&pf, 0.0f, 0.0f, 0.0f);
+    const float junk[4][4] = {{NAN, NAN, NAN, NAN}, {0, 0, 0, 0}, {INFINITY, 0, 0, 1}, {1e30f, 1e30f, 0, 0}};
+    int short_legs = 0;
+    for (int c = 0; c < 4; ++c) {
+        cik_vec3 at = {(float)c, 0.0f, 0.0f};
+        creature_pose_write(&p, &a.s, c, at, 0.0f, 1);
+        creature_pose_write(&p, &b.s, c, at, 0.0f, 1);
+        for (int l = 0; l < a.body.leg_count; ++l) {
+            const int f = c * a.body.leg_count + l;
+            for (int j = a.body.leg[l].segment_count; j < CIK_HERD_MAX_SEGMENTS; ++j) {
+                b.s.pose_x[j][f] = junk[c][0];
+                b.s.pose_y[j][f] = junk[c][1];
+                b.s.pose_z[j][f] = junk[c][2];
+                b.s.pose_w[j][f] = junk[c][3];
+                short_legs += c == 0;
+            }
+        }
+    }
+    cr_assert_gt(short_legs, 0, "the quadruped has no leg of fewer than four segments");
+    size_t n = OUTPUT_FLOATS(a.s);
+    float *oa = malloc(n * sizeof(float)), *ob = malloc(n * sizeof(float));
+    for (int frame = 0; frame < 3; ++frame) {
+        cr_assert_eq(cik_herd_frame(a.h, &pf.hf, NULL, 0.0f), CIK_OK);
+        cr_assert_eq(cik_herd_frame(b.h, &pf.hf, NULL, 0.0f), CIK_OK);
+        for (int f = 0; f < b.s.foot_count; ++f)
+            cr_expect(isfinite(b.s.anim_foot_x[f]) && isfinite(b.s.anim_foot_y[f]) && isfinite(b.s.foot_y[f]),
+                      "frame %d foot %d: animated (%g, %g), solved %g", frame, f, b.s.anim_foot_x[f],
+                      b.s.anim_foot_y[f], b.s.foot_y[f]);
+        outputs(&a, oa);
+        outputs(&b, ob);
+        cr_expect(memcmp(oa, ob, n * sizeof(float)) == 0, "frame %d: the unused streams changed the outputs", frame);
+    }
+    free(oa);
+    free(ob);
+    cik_herd_destroy(a.h);
+    cik_herd_destroy(b.h);
+}

@@ -74,7 +74,17 @@ CIK_INLINE v3 h_fk(const float *const *F, int rot, int i, v3 p, vq q, v3 *hip)
     *hip = x;
     for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
         vq r = h_rot(F, rot, s, i);
-        q = q_mul(q, rot == HF_POSE ? q_norm(r) : r);
+        if (rot == HF_POSE) {
+            r = q_norm(r);
+            /* past the leg's last joint the pose stream is the caller's,
+             * not the leg's (herd.h): a NaN left there would reach the
+             * foot through the zero offset, so the identity stands in */
+            if (s >= 2) {
+                const vq id = {v_set1(0.0f), v_set1(0.0f), v_set1(0.0f), v_set1(1.0f)};
+                r = q_sel(v_lt(v_set1((float)s), ld(F, HF_NSEG, i)), r, id);
+            }
+        }
+        q = q_mul(q, r);
         x = v3_add(x, q_rotate(q, v3_ld(F, HF_SEG + 3 * s, i)));
     }
     return x;

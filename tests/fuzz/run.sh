@@ -5,7 +5,7 @@
 # corpus stays unchanged. Prints the execution count.
 #
 #   tests/fuzz/run.sh TARGET SOURCE_DIR BUILD_DIR
-#     TARGET      api | bvh | foot
+#     TARGET      api | bvh | foot | herd
 #     SOURCE_DIR  the repository root
 #     BUILD_DIR   where the binary, the working corpus and findings go
 #
@@ -21,7 +21,7 @@
 # at once (ctest -j) wait for each other instead of compiling twice.
 set -euo pipefail
 
-target=${1:?target (api, bvh or foot)}
+target=${1:?target (api, bvh, foot or herd)}
 src=$(cd "${2:?source dir}" && pwd)
 build=${3:?build dir}
 seconds=${FUZZ_SECONDS:-60}
@@ -39,7 +39,7 @@ skip() {
 }
 
 # max_len: what each decoder can use (a long input is a long call sequence:
-# fuzz_api reads up to 1,024 operations, fuzz_foot 256). len_control 0 lets
+# fuzz_api reads up to 1,024 operations, fuzz_foot and fuzz_herd 256). len_control 0 lets
 # mutations reach that length at once: libFuzzer's default raises the limit
 # only after runs without new coverage, and a 10-minute fuzz_api run stayed
 # at 39 bytes (a handful of calls).
@@ -51,7 +51,7 @@ bvh)
     max_len=4096
     len_control=100 # libFuzzer's default: BVH text grows line by line
     ;;
-foot) extra=(); max_len=16384; len_control=0 ;;
+foot | herd) extra=(); max_len=16384; len_control=0 ;;
 *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 
