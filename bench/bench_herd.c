@@ -142,6 +142,34 @@ static void add(int kind, int characters, int threads)
     cikb_time_unit(b, 'u');
 }
 
+/* Level of detail: a tenth of the herd on, every tenth character (lod:1:
+ * every chunk runs) or the first tenth (lod:2: a herd ordered by
+ * distance), to read beside herd/frame/creature:1/characters:10000. */
+static void bm_herd_lod(cikb_state *s)
+{
+    const int characters = (int)cikb_range(s, 1), pattern = (int)cikb_range(s, 3);
+    const char *why = fixture((int)cikb_range(s, 0), characters);
+    if (why) {
+        cikb_skip_with_error(s, why);
+        return;
+    }
+    for (int c = 0; c < characters; ++c)
+        fx.s.enabled[c] = (unsigned char)(pattern == 1 ? c % 10 == 0 : c < characters / 10);
+    bm_herd(s);
+    memset(fx.s.enabled, 1, (size_t)characters);
+}
+
+static void add_lod(int pattern)
+{
+    static const char *const arg_names[] = {"creature", "characters", "threads", "lod"};
+    int64_t args[4] = {CREATURE_QUADRUPED, 10000, 1, pattern};
+    cikb_bench *b = cikb_register("herd/frame_lod", bm_herd_lod, NULL);
+    cikb_arg_names(b, arg_names, 4);
+    cikb_args(b, args, 4);
+    cikb_use_manual_time(b);
+    cikb_time_unit(b, 'u');
+}
+
 void bench_herd_register(int quick)
 {
     static const int sizes[] = {1000, 10000};
@@ -150,4 +178,6 @@ void bench_herd_register(int quick)
             add(kind, sizes[z], 1);
             add(kind, sizes[z], 0);
         }
+    if (!quick)
+        for (int pattern = 1; pattern <= 2; ++pattern) add_lod(pattern);
 }

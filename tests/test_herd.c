@@ -598,3 +598,88 @@ Test(herd, unused_pose_streams_are_not_read)
     cik_herd_destroy(a.h);
     cik_herd_destroy(b.h);
 }
+
+/* Level of detail: characters whose enable byte is 0 keep every output's
+ * bits, the others get the bits of a herd with everyone on; switched back
+ * on, a character starts afresh, as one reset with cik_herd_reset_character
+ * in the all-on herd. Scattered characters, a whole chunk, the first and
+ * the last are off; through the frame, the staged calls and the ranges. */
+static int off_pattern(int c, int n) { return c % 7 == 3 || (c >= 64 && c < 128) || c == 0 || c == n - 1; }
+
+static float *foot_output(const cik_herd_streams *s, int k)
+{
+    float *const list[] = {s->foot_x, s->foot_y, s->foot_z, s->solved_w[0], s->solved_x[1], s->solved_w[3],
+                           s->weight, s->planted, s->locked, s->target_x, s->target_y, s->anim_foot_y,
+                           s->probe_x, s->contact_y, s->error, s->passes};
+    return k < (int)(sizeof list / sizeof list[0]) ? list[k] : NULL;
+}
+
+static float *body_output(const cik_herd_streams *s, int k)
+{
+    float *const list[] = {s->body_height, s->body_pitch, s->body_roll, s->solved_root_y[0], s->solved_root_z[1]};
+    return k < (int)(sizeof list / sizeof list[0]) ? list[k] : NULL;
+}
+
+/* Character c of x and y: the same bits in every output listed above. */
+static int same_character(const cik_herd_streams *x, const cik_herd_streams *y, int c)
+{
+    for (int k = 0; foot_output(x, k); ++k)
+        if (memcmp(foot_output(x, k) + c * x->leg_count, foot_output(y, k) + c * y->leg_count,
+                   sizeof(float) * (size_t)x->leg_count) != 0)
+            return 0;
+    for (int k = 0; body_output(x, k); ++k)
+        if (memcmp(body_output(x, k) + c, body_output(y, k) + c, sizeof(float)) != 0) return 0;
+    return 1;
+}
+
+Test(herd, characters_switched_off_are_left_alone)
+{
+    static rolling_field rf;
+    make_rolling(&rf);
+    const int n = 300;
+    for (int mode = 0; mode < 3; ++mode) {
+        herd_scene a = make(CREATURE_QUADRUPED, n), b = make(CREATURE_QUADRUPED, n), kept = make(CREATURE_QUADRUPED, n);
+        creature_gait gait;
+        cr_assert_eq(creature_gait_build(CREATURE_QUADRUPED, &a.body, &gait), 0);
+        walk_frames(&a, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, 5, mode, NULL);
+        walk_frames(&b, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, 5, mode, NULL);
+        for (int c = 0; c < n; ++c) cr_assert(same_character(&a.s, &b.s, c));
+        /* off; what they showed, kept in a third herd's streams */
+        int off = 0;
+        for (int c = 0; c < n; ++c) {
+            a.s.enabled[c] = (unsigned char)!off_pattern(c, n);
+            off += off_pattern(c, n);
+        }
+        for (int k = 0; foot_output(&a.s, k); ++k)
+            memcpy(foot_output(&kept.s, k), foot_output(&a.s, k), sizeof(float) * (size_t)a.s.foot_count);
+        for (int k = 0; body_output(&a.s, k); ++k)
+            memcpy(body_output(&kept.s, k), body_output(&a.s, k), sizeof(float) * (size_t)n);
+        /* the walk goes on (walk_frames restarts its clock: both herds alike) */
+        walk_frames(&a, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, 5, mode, NULL);
+        walk_frames(&b, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, 5, mode, NULL);
+        int kept_bits = 0, same_bits = 0;
+        for (int c = 0; c < n; ++c) {
+            if (off_pattern(c, n))
+                kept_bits += same_character(&a.s, &kept.s, c);
+            else
+                same_bits += same_character(&a.s, &b.s, c);
+        }
+        cr_expect_eq(kept_bits, off, "mode %d: %d of %d off characters kept their bits", mode, kept_bits, off);
+        cr_expect_eq(same_bits, n - off, "mode %d: %d of %d on characters as with everyone on", mode, same_bits,
+                     n - off);
+        /* back on: afresh, as a reset character of the all-on herd */
+        for (int c = 0; c < n; ++c) {
+            a.s.enabled[c] = 1;
+            if (off_pattern(c, n)) cr_assert_eq(cik_herd_reset_character(b.h, c), CIK_OK);
+        }
+        walk_frames(&a, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, 4, mode, NULL);
+        walk_frames(&b, &gait, &rf.hf, CIK_BACKEND_AUTO, 2, 4, mode, NULL);
+        int back = 0;
+        for (int c = 0; c < n; ++c) back += same_character(&a.s, &b.s, c);
+        cr_expect_eq(back, n, "mode %d: %d of %d characters as in the herd where they were reset", mode, back, n);
+        creature_gait_free(&gait);
+        cik_herd_destroy(a.h);
+        cik_herd_destroy(b.h);
+        cik_herd_destroy(kept.h);
+    }
+}

@@ -337,6 +337,13 @@ public:
     }
     cik_status reset() noexcept { return cik_herd_reset(h_); }
     cik_status reset_character(int character) noexcept { return cik_herd_reset_character(h_, character); }
+    /** Level of detail: one byte per character (cik_herd_streams.enabled;
+     *  empty for an empty herd). */
+    span<unsigned char> enabled() const noexcept
+    {
+        cik_herd_streams s = streams();
+        return span<unsigned char>(s.enabled, s.enabled ? (size_t)s.character_count : 0);
+    }
     /** The frame (cik_herd_frame): dt 0 = options.foot.dt; a null `options`
      *  means cik_herd_default_options(). */
     cik_status frame(const cik_heightfield &ground, const cik_herd_options *options = nullptr,

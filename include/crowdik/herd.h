@@ -209,6 +209,16 @@ typedef struct cik_herd_streams {
         *solved_z[CIK_HERD_MAX_SEGMENTS], *solved_w[CIK_HERD_MAX_SEGMENTS];
     float *foot_x, *foot_y, *foot_z;
     float *error, *passes;
+    /* in, c: level of detail, one byte per character, 1 (run) when the
+     * herd is created. Every stage and the frame leave a character whose
+     * byte is 0 alone (every stream above and what it carries from frame to
+     * frame keep their bits, its legs are not solved), and the others'
+     * results do not depend on it. A chunk of CIK_HERD_RANGE_ALIGNMENT
+     * characters (at multiples of it) that are all off costs close to
+     * nothing; an off character among on ones is computed, never stored.
+     * A character switched back on starts afresh at its next probe, as
+     * after cik_herd_reset_character. Change the bytes between frames. */
+    unsigned char *enabled;
 } cik_herd_streams;
 
 /** Fills `out` with the herd's stream pointers. */

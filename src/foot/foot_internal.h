@@ -192,6 +192,8 @@ enum {
      * unlock_time has passed), from the probe to place; the animation's
      * lift of the foot when its lock released, carried */
     HF_BLEND, HF_BLIFT,
+    /* level of detail: 1 where the foot's character is on (set per pass) */
+    HF_LIVE,
     /* within a frame: the animated root of the foot's leg (x, y, z, qx,
      * qy, qz, qw), its floor; the animated hip; the solved root (the
      * body's correction applied to the animated one) */
@@ -214,6 +216,9 @@ enum {
 /* What a herd kernel pass reads and writes. */
 typedef struct cik__herd_job {
     float *const *f; /* HF_COUNT streams */
+    /* level of detail: 1 per foot whose character is on (HF_LIVE) while a
+     * pass holds characters that are off, else NULL */
+    const float *live;
     int primed, contacts, lock;
     float dt, plant2, release2, min_contact, ease_in, ease_out, first_plant;
     float radius2, unlock_time, margin, soft, tol, tol_c, tol_s;

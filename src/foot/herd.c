@@ -60,6 +60,9 @@ struct cik_herd {
     size_t block_bytes;
     float *c[HC_COUNT];
     float *f[HF_COUNT];
+    /* level of detail: the public enable bytes, and whether each character
+     * was on at its last probe (off -> on starts it afresh) */
+    unsigned char *en, *seen;
 };
 
 /* Characters per chunk of the threaded stages, and the fewest feet worth a
@@ -267,7 +270,7 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
     size_t cstride = ((size_t)character_count + 15) & ~(size_t)15;
     size_t fstride = ((size_t)h->feet + 15) & ~(size_t)15;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
-    size_t floats = cstride * HC_COUNT + fstride * HF_COUNT;
+    size_t floats = cstride * HC_COUNT + fstride * HF_COUNT + cstride / 2; /* the enable and seen bytes */
     h->block_bytes = floats * sizeof(float) + 64;
     h->block = cik__foot_allocate(&a, h->block_bytes, 64);
     h->bodies = (cik_herd_body *)cik__foot_allocate(&a, sizeof(cik_herd_body) * (size_t)character_count,
@@ -280,6 +283,9 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
     memset(p, 0, floats * sizeof(float));
     for (int i = 0; i < HC_COUNT; ++i, p += cstride) h->c[i] = p;
     for (int i = 0; i < HF_COUNT; ++i, p += fstride) h->f[i] = p;
+    h->en = (unsigned char *)p;
+    h->seen = h->en + cstride;
+    memset(h->en, 1, 2 * cstride);
     for (int ch = 0; ch < character_count; ++ch) {
         for (int r = 0; r < CIK_HERD_ROOTS; ++r) h->c[HC_ROOT + 7 * r + 6][ch] = h->c[HC_SROOT + 7 * r + 6][ch] = 1.0f;
         install_body(h, ch, body);
@@ -395,6 +401,7 @@ cik_status cik_herd_streams_get(cik_herd *h, cik_herd_streams *o)
     o->foot_z = h->f[HF_FZ];
     o->error = h->f[HF_ERROR];
     o->passes = h->f[HF_PASSES];
+    o->enabled = h->en;
     return CIK_OK;
 }
 
@@ -511,6 +518,7 @@ static void probe_part(const herd_args *a, int c0, int c1)
     cik_herd *h = a->h;
     float *const *F = h->f;
     for (int ch = c0; ch < c1; ++ch) {
+        if (!h->en[ch]) continue;
         const cik_herd_body *b = &h->bodies[ch];
         for (int l = 0; l < h->legs; ++l) {
             const int f = ch * h->legs + l, k = HC_ROOT + 7 * b->leg[l].root;
@@ -549,6 +557,7 @@ static void place_part(const herd_args *a, int c0, int c1)
     float *const *C = h->c;
     const int L = h->legs;
     for (int ch = c0; ch < c1; ++ch) {
+        if (!h->en[ch]) continue;
         const cik_herd_body *b = &h->bodies[ch];
         const int f0 = ch * L;
         const float floor_y = C[HC_FLOOR][ch];
@@ -701,6 +710,7 @@ static void place_part(const herd_args *a, int c0, int c1)
     RUN(a, herd_place, c0 * L, c1 * L);
     /* into the batches: each leg's chain root, target and start pose */
     for (int ch = c0; ch < c1; ++ch) {
+        if (!h->en[ch]) continue;
         for (int l = 0; l < L; ++l) {
             const int f = ch * L + l, n = h->segments[l];
             const cik_streams *bs = &h->bs[n];
@@ -732,6 +742,7 @@ static void output_part(const herd_args *a, int c0, int c1)
     cik_herd *h = a->h;
     float *const *F = h->f;
     for (int ch = c0; ch < c1; ++ch) {
+        if (!h->en[ch]) continue;
         for (int l = 0; l < h->legs; ++l) {
             const int f = ch * h->legs + l, n = h->segments[l];
             const cik_streams *bs = &h->bs[n];
@@ -749,12 +760,23 @@ static void output_part(const herd_args *a, int c0, int c1)
     RUN(a, herd_output, c0 * h->legs, c1 * h->legs);
 }
 
+/* Heights only: a single-point foot has no sole to align. With characters
+ * off in the chunk, the runs of on characters one at a time. */
 static void ground_part(const herd_args *a, int c0, int c1)
 {
     cik_herd *h = a->h;
-    const int f0 = c0 * h->legs, n = (c1 - c0) * h->legs;
-    cik_heightfield_sample_many(&a->hf, n, h->f[HF_PROBEX] + f0, h->f[HF_PROBEZ] + f0, h->f[HF_CY] + f0, NULL,
-                                NULL, NULL); /* heights only: a single-point foot has no sole to align */
+    for (int b = c0; b < c1;) {
+        if (!h->en[b]) {
+            ++b;
+            continue;
+        }
+        int e = b + 1;
+        while (e < c1 && h->en[e]) ++e;
+        const int f0 = b * h->legs, n = (e - b) * h->legs;
+        cik_heightfield_sample_many(&a->hf, n, h->f[HF_PROBEX] + f0, h->f[HF_PROBEZ] + f0, h->f[HF_CY] + f0, NULL,
+                                    NULL, NULL);
+        b = e;
+    }
 }
 
 enum { DO_PROBE = 1, DO_GROUND = 2, DO_PLACE = 4, DO_OUTPUT = 8 };
@@ -764,13 +786,54 @@ typedef struct part_job {
     int stages;
 } part_job;
 
+/* Level of detail for characters [c0, c1) (at most one chunk): their legs'
+ * chains follow the enable bytes; with the probe, a character switched
+ * back on starts afresh. 0 when every one is off (nothing to run); else
+ * `la` is `a`, with the kernels' live stream set where some are off (their
+ * lanes are computed, never stored). */
+static int lod_chunk(const herd_args *a, int c0, int c1, int probe, herd_args *la)
+{
+    cik_herd *h = a->h;
+    int on = 0;
+    for (int c = c0; c < c1; ++c) {
+        const int e = h->en[c] != 0;
+        on += e;
+        if (probe) {
+            if (e && !h->seen[c]) forget_character(h, c);
+            h->seen[c] = (unsigned char)e;
+        }
+    }
+    for (int n = 2; n < JOINT_KINDS; ++n) {
+        if (!h->batch[n]) continue;
+        unsigned char *be = h->bs[n].enabled;
+        const int k = h->per_kind[n];
+        for (int c = c0; c < c1; ++c)
+            for (int r = 0; r < k; ++r) be[c * k + r] = h->en[c] ? 1 : 0;
+    }
+    if (!on) return 0;
+    *la = *a;
+    la->job.live = NULL;
+    if (on < c1 - c0) {
+        float *live = h->f[HF_LIVE];
+        for (int c = c0; c < c1; ++c)
+            for (int l = 0; l < h->legs; ++l) live[c * h->legs + l] = h->en[c] ? 1.0f : 0.0f;
+        la->job.live = live;
+    }
+    return 1;
+}
+
 static void run_part(const void *context, int c0, int c1)
 {
     const part_job *j = (const part_job *)context;
-    if (j->stages & DO_PROBE) probe_part(j->a, c0, c1);
-    if (j->stages & DO_GROUND) ground_part(j->a, c0, c1);
-    if (j->stages & DO_PLACE) place_part(j->a, c0, c1);
-    if (j->stages & DO_OUTPUT) output_part(j->a, c0, c1);
+    for (int b = c0; b < c1; b += HERD_CHUNK) {
+        const int e = c1 - b < HERD_CHUNK ? c1 : b + HERD_CHUNK;
+        herd_args la;
+        if (!lod_chunk(j->a, b, e, j->stages & DO_PROBE, &la)) continue;
+        if (j->stages & DO_PROBE) probe_part(&la, b, e);
+        if (j->stages & DO_GROUND) ground_part(&la, b, e);
+        if (j->stages & DO_PLACE) place_part(&la, b, e);
+        if (j->stages & DO_OUTPUT) output_part(&la, b, e);
+    }
 }
 
 static int team_of(const cik_herd *h, int threads)
@@ -901,13 +964,20 @@ static cik_status plan_prepare(cik_herd *h, const cik_heightfield *hf, const cik
 static void plan_range(const herd_plan *p, int begin, int end)
 {
     cik_herd *h = p->a.h;
-    part_job pre = {&p->a, DO_PROBE | DO_GROUND | DO_PLACE}, post = {&p->a, DO_OUTPUT};
-    run_part(&pre, begin, end);
-    /* the range's chains are contiguous in every batch: character c's legs
-     * of one shape are chains c * per_kind .. c * per_kind + per_kind - 1 */
-    for (int n = 2; n < JOINT_KINDS; ++n)
-        if (h->batch[n]) cik__solve_range(&p->solve[n - 2], begin * h->per_kind[n], end * h->per_kind[n]);
-    run_part(&post, begin, end);
+    for (int b = begin; b < end; b += HERD_CHUNK) {
+        const int e = end - b < HERD_CHUNK ? end : b + HERD_CHUNK;
+        herd_args la;
+        if (!lod_chunk(&p->a, b, e, 1, &la)) continue;
+        probe_part(&la, b, e);
+        ground_part(&la, b, e);
+        place_part(&la, b, e);
+        /* the chunk's chains are contiguous in every batch: character c's
+         * legs of one shape are chains c * per_kind .. c * per_kind +
+         * per_kind - 1 */
+        for (int n = 2; n < JOINT_KINDS; ++n)
+            if (h->batch[n]) cik__solve_range(&p->solve[n - 2], b * h->per_kind[n], e * h->per_kind[n]);
+        output_part(&la, b, e);
+    }
 }
 
 static void plan_chunk(const void *context, int begin, int end) { plan_range((const herd_plan *)context, begin, end); }

@@ -13,12 +13,18 @@ CIK_INLINE vq h_rot(const float *const *F, int k, int s, int i)
 {
     return q_ld(F, k + s, k + CIK__HERD_SEGMENTS + s, k + 2 * CIK__HERD_SEGMENTS + s, k + 3 * CIK__HERD_SEGMENTS + s, i);
 }
-CIK_INLINE void h_st(float *const *F, int k, int i, vf v) { v_store(F[k] + i, v); }
-CIK_INLINE void h_st3(float *const *F, int k, int i, v3 a)
+/* Every store into the herd's streams: with level of detail in the pass
+ * (job->live set) a foot whose character is off keeps the memory's bits. */
+CIK_INLINE void h_st(const cik__herd_job *job, float *const *F, int k, int i, vf v)
 {
-    v_store(F[k] + i, a.x);
-    v_store(F[k + 1] + i, a.y);
-    v_store(F[k + 2] + i, a.z);
+    if (job->live) v = v_sel(v_gt(v_load(job->live + i), v_set1(0.0f)), v, v_load(F[k] + i));
+    v_store(F[k] + i, v);
+}
+CIK_INLINE void h_st3(const cik__herd_job *job, float *const *F, int k, int i, v3 a)
+{
+    h_st(job, F, k, i, a.x);
+    h_st(job, F, k + 1, i, a.y);
+    h_st(job, F, k + 2, i, a.z);
 }
 CIK_INLINE vf h_smooth01(vf x)
 {
@@ -106,15 +112,15 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
     for (int i = begin; i < end; i += CIK_LANES) {
         vq rq = q_norm(q_ld(cF, HF_RP + 3, HF_RP + 4, HF_RP + 5, HF_RP + 6, i));
         v3 hip, foot = h_fk(cF, HF_POSE, i, v3_ld(cF, HF_RP, i), rq, &hip);
-        h_st3(F, HF_AFX, i, foot);
-        h_st3(F, HF_HIPX, i, hip);
+        h_st3(job, F, HF_AFX, i, foot);
+        h_st3(job, F, HF_HIPX, i, hip);
         vm cold = job->primed ? v_gt(ld(cF, HF_COLD, i), z) : v_ge(one, z);
-        h_st(F, HF_COLD, i, z);
+        h_st(job, F, HF_COLD, i, z);
         v3 prev = v3_ld(cF, HF_PREVX, i);
         v3 d = v3_sub(foot, prev);
         vf moved2 = v3_dot(d, d);
         moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN or cold: as if fast */
-        h_st3(F, HF_PREVX, i, foot);
+        h_st3(job, F, HF_PREVX, i, foot);
         vm was = v_gt(ld(cF, HF_PLANTED, i), z);
         vf age = v_add(ld(cF, HF_CTIME, i), dt);
         vm planted, plant_event;
@@ -131,15 +137,15 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one),
                          v_max(v_sub(ease, v_set1(job->ease_out)), z));
             ease = v_sel(cold, v_sel(planted, one, z), ease);
-            h_st(F, HF_EASE, i, ease);
-            h_st(F, HF_WEIGHT, i, h_smooth01(ease));
+            h_st(job, F, HF_EASE, i, ease);
+            h_st(job, F, HF_WEIGHT, i, h_smooth01(ease));
         } else {
             planted = v_ge(ld(cF, HF_WEIGHT, i), v_set1(0.999f));
             plant_event = w_andnot(planted, was);
             age = v_sel(w_or(plant_event, w_andnot(was, planted)), z, age);
         }
-        h_st(F, HF_PLANTED, i, v_sel(planted, one, z));
-        h_st(F, HF_CTIME, i, age);
+        h_st(job, F, HF_PLANTED, i, v_sel(planted, one, z));
+        h_st(job, F, HF_CTIME, i, age);
         /* the release blend fading out (a non-finite one dropped) */
         vf bt = v_add(ld(cF, HF_BTIME, i), dt);
         vf blend = job->unlock_time > 0.0f ? v_sub(one, h_smooth01(v_div(bt, v_set1(job->unlock_time)))) : z;
@@ -156,23 +162,23 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
                                             v_gt(v3_dot(v, v), v_mul(reach, reach))));
         if (!job->lock) gone = v_ge(one, z);
         vm release = w_and(locked, gone);
-        h_st(F, HF_BOFX, i, v_sel(release, dx, bx));
-        h_st(F, HF_BOFZ, i, v_sel(release, dz, bz));
+        h_st(job, F, HF_BOFX, i, v_sel(release, dx, bx));
+        h_st(job, F, HF_BOFZ, i, v_sel(release, dz, bz));
         bt = v_sel(release, z, bt);
         px = v_sel(locked, ax, px);
         pz = v_sel(locked, az, pz);
         vm lock_now = job->lock ? w_andnot(planted, locked) : w_false();
-        h_st(F, HF_ANCX, i, v_sel(lock_now, px, ax));
-        h_st(F, HF_ANCZ, i, v_sel(lock_now, pz, az));
-        h_st(F, HF_BTIME, i, v_sel(cold, never, bt));
-        h_st(F, HF_BLEND, i, v_sel(w_or(release, cold), v_sel(cold, z, one), blend));
+        h_st(job, F, HF_ANCX, i, v_sel(lock_now, px, ax));
+        h_st(job, F, HF_ANCZ, i, v_sel(lock_now, pz, az));
+        h_st(job, F, HF_BTIME, i, v_sel(cold, never, bt));
+        h_st(job, F, HF_BLEND, i, v_sel(w_or(release, cold), v_sel(cold, z, one), blend));
         /* what the lock held back: the animation's lift at the last frame
          * it held the foot (this frame's lift is the animation's again) */
         vf held = v_max(v_sub(prev.y, ld(cF, HF_FLOOR, i)), z);
-        h_st(F, HF_BLIFT, i, v_sel(release, held, v_sel(cold, z, ld(cF, HF_BLIFT, i))));
-        h_st(F, HF_LOCKED, i, v_sel(w_or(w_andnot(locked, release), lock_now), one, z));
-        h_st(F, HF_PROBEX, i, px);
-        h_st(F, HF_PROBEZ, i, pz);
+        h_st(job, F, HF_BLIFT, i, v_sel(release, held, v_sel(cold, z, ld(cF, HF_BLIFT, i))));
+        h_st(job, F, HF_LOCKED, i, v_sel(w_or(w_andnot(locked, release), lock_now), one, z));
+        h_st(job, F, HF_PROBEX, i, px);
+        h_st(job, F, HF_PROBEZ, i, pz);
     }
 }
 
@@ -228,7 +234,7 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
         vf d0 = v_min(v_max(ext, v_mul(reach, v_set1(job->soft))), lmax);
         vm far = v_gt(d2, v_mul(d0, d0));
         if (w_any(far)) t = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
-        h_st3(F, HF_TX, i, t);
+        h_st3(job, F, HF_TX, i, t);
         vq r[CIK__HERD_SEGMENTS];
         for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
             r[s] = q_norm(h_rot(cF, HF_POSE, s, i));
@@ -236,10 +242,10 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
             if (!w_all(in)) r[s] = q_sel(in, r[s], h_limit(cF, HF_LIM + LIMIT_COUNT * s, i, r[s]));
         }
         for (int s = 0; s < CIK__HERD_SEGMENTS; ++s) {
-            h_st(F, HF_START + s, i, r[s].x);
-            h_st(F, HF_START + CIK__HERD_SEGMENTS + s, i, r[s].y);
-            h_st(F, HF_START + 2 * CIK__HERD_SEGMENTS + s, i, r[s].z);
-            h_st(F, HF_START + 3 * CIK__HERD_SEGMENTS + s, i, r[s].w);
+            h_st(job, F, HF_START + s, i, r[s].x);
+            h_st(job, F, HF_START + CIK__HERD_SEGMENTS + s, i, r[s].y);
+            h_st(job, F, HF_START + 2 * CIK__HERD_SEGMENTS + s, i, r[s].z);
+            h_st(job, F, HF_START + 3 * CIK__HERD_SEGMENTS + s, i, r[s].w);
         }
     }
 }
@@ -253,6 +259,6 @@ static void k_herd_output(const cik__herd_job *job, int begin, int end)
     for (int i = begin; i < end; i += CIK_LANES) {
         v3 hip, foot = h_fk(cF, HF_SOLVED, i, v3_ld(cF, HF_SRP, i),
                             q_ld(cF, HF_SRP + 3, HF_SRP + 4, HF_SRP + 5, HF_SRP + 6, i), &hip);
-        h_st3(F, HF_FX, i, foot);
+        h_st3(job, F, HF_FX, i, foot);
     }
 }

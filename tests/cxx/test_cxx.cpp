@@ -252,6 +252,13 @@ int main()
         CHECK(hp.init(hd, ground, &ho) == CIK_OK && hp.run_range(0, 40) == CIK_OK);
         CHECK(cik_herd_frame(ref.get(), &ground, &ho, 0.0f) == CIK_OK);
         CHECK(memcmp(x.foot_y, y.foot_y, bytes) == 0 && memcmp(x.solved_x[2], y.solved_x[2], bytes) == 0);
+        // level of detail through the face: an off character keeps its bits
+        cik::span<unsigned char> on = hd.enabled();
+        CHECK(on.size() == 40 && on[5] == 1 && cik::herd().enabled().size() == 0);
+        on[5] = 0;
+        const float hoof = x.foot_y[5 * 4 + 2];
+        for (int c = 0; c < 40; ++c) x.root_y[0][c] += 0.01f;
+        CHECK(hd.frame(ground, &ho) == CIK_OK && memcmp(&hoof, &x.foot_y[5 * 4 + 2], sizeof hoof) == 0);
         CHECK(hd.reset_character(3) == CIK_OK && hd.reset() == CIK_OK);
     }
     CHECK(live == 0); // the herd's destructor gave everything back
