@@ -1416,6 +1416,97 @@ Test(foot, lock_off_releases_a_held_foot)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* lift_speed: a standing foot whose animation then raises it 1 cm a frame
+ * (0.6 m/s at 60 Hz: every point rising, and slower than the release speed
+ * of 0.9 m/s) is lifting off above a lift speed of 0.5 m/s: released on the
+ * rise's first frame, and not planted again while it rises; with the rule
+ * off (0) the slow foot stays planted and locked, its rise held back by the
+ * lock. The other foot stands throughout (the first frame plants at full
+ * weight: locked from frame 0). */
+Test(foot, a_rising_foot_lifts_off_below_the_release_speed)
+{
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_heightfield hf = ground(flat0);
+        cik_foot_options o = cik_foot_default_options();
+        if (!rule) o.lift_speed = 0.0f;
+        for (int frame = 0; frame < 14; ++frame) {
+            stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+            if (frame > 6) pose_leg(&sc, 0, STAND_DY + 0.01f * (float)(frame - 6), 0.1f);
+            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+            cr_assert_eq(sc.s.planted[1], 1.0f, "frame %d: the standing foot", frame);
+            cr_assert_eq(sc.s.locked[1], 1.0f, "frame %d: the standing foot", frame);
+            float want = rule && frame > 6 ? 0.0f : 1.0f;
+            cr_assert_eq(sc.s.planted[0], want, "lift_speed %g, frame %d: planted %g", o.lift_speed, frame,
+                         sc.s.planted[0]);
+            if (!rule) cr_assert_eq(sc.s.locked[0], 1.0f, "frame %d: held", frame);
+        }
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    /* the option's range */
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = cik_foot_default_options();
+    const float bad[] = {-0.1f, NAN, INFINITY};
+    for (int k = 0; k < 3; ++k) {
+        o.lift_speed = bad[k];
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_ERROR_OPTIONS, "lift_speed %g", bad[k]);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* While the weight eases in after a plant the held foot still comes down:
+ * it is planted but reported locked only from the frame the weight is 1. */
+Test(foot, locked_once_the_weight_is_in)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = cik_foot_default_options();
+    o.ease_in_time = 0.1f; /* 6 frames */
+    int planted_at = -1, locked_at = -1;
+    for (int frame = 0; frame < 40; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+        /* foot 0 swings down from 12 cm (fast) to the floor by frame 20, then stands */
+        if (frame < 20) pose_leg(&sc, 0, STAND_DY + 0.006f * (float)(20 - frame), 0.1f + 0.02f * (float)(20 - frame));
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        if (planted_at < 0 && sc.s.planted[0] > 0.0f) planted_at = frame;
+        if (locked_at < 0 && sc.s.locked[0] > 0.0f) locked_at = frame;
+        if (sc.s.locked[0] > 0.0f) cr_assert_geq(sc.s.weight[0], 0.999f, "frame %d: locked at weight %g", frame,
+                                                 sc.s.weight[0]);
+    }
+    cr_log_info("planted at frame %d, locked at %d", planted_at, locked_at);
+    cr_assert(planted_at >= 15 && planted_at <= 21, "planted at frame %d", planted_at);
+    cr_assert(locked_at >= planted_at + 4 && locked_at <= planted_at + 8, "planted at %d, locked at %d", planted_at,
+              locked_at);
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A character standing with its feet locked that teleports 50 m (an engine
+ * respawning it without cik_foot_crowd_reset_character): the locks release
+ * and the feet are on the animation at once, not blended over unlock_time
+ * from where they were (a foot flying 50 m across the world), and they lock
+ * again where they now stand. */
+Test(foot, a_teleported_character_does_not_drag_its_feet)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = cik_foot_default_options();
+    for (int frame = 0; frame < 12; ++frame) {
+        float x = frame < 6 ? 0.0f : 50.0f; /* the ground's flat everywhere */
+        stand(&sc, 0, x, 0.0f, 0.1f, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            int pv = (int)sc.s.pivot[f];
+            double off = t_dist(solved_point(&sc, f, pv), anim_point(&sc, f, pv));
+            if (frame >= 3) /* settled */
+                cr_assert_lt(off, 5e-3, "frame %d foot %d: %g m from its animation", frame, f, off);
+            if (frame == 5 || frame == 11)
+                cr_assert_eq(sc.s.locked[f], 1.0f, "frame %d foot %d not locked", frame, f);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* A swing leg (the caller's weight 0) on flat ground, its foot well above
  * it, the other foot planted on the ground: the swing leg keeps the
  * animation's rotations, and the pelvis stays. */

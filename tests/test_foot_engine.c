@@ -10,6 +10,8 @@
 #include "legs.h"
 
 #include <crowdik/foot.h>
+#include <float.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -391,6 +393,37 @@ Test(foot_engine, frame_time_per_call)
         cr_assert(memcmp(&before, &a.s.target_y[0], sizeof before) == 0 &&
                       memcmp(&drop, &a.s.pelvis_drop[0], sizeof drop) == 0,
                   "a refused dt changed the crowd");
+    }
+    /* a frame time whose speed distances overflow is refused as the
+     * options' own dt would be (release speed 2 m/s: 2 * FLT_MAX) */
+    cik_foot_options fast = o;
+    fast.plant_speed = 1.0f;
+    fast.release_speed = 2.0f;
+    cr_assert_eq(cik_foot_crowd_frame_dt(a.crowd, &hf, &fast, FLT_MAX), CIK_ERROR_ARGUMENT);
+    cr_assert_eq(cik_foot_crowd_probe_dt(a.crowd, &fast, FLT_MAX), CIK_ERROR_ARGUMENT);
+    fast.dt = FLT_MAX;
+    cr_assert_eq(cik_foot_crowd_frame(a.crowd, &hf, &fast), CIK_ERROR_OPTIONS);
+    /* a huge frame time the speeds allow (defaults: 0.45 * FLT_MAX is
+     * finite) is accepted, and the pelvis spring lands on its goal instead
+     * of 0 * inf (a NaN drop, found by fuzz_foot) */
+    cr_assert_eq(cik_foot_crowd_reset(a.crowd), CIK_OK);
+    cr_assert_eq(cik_foot_crowd_reset(b.crowd), CIK_OK);
+    for (int t = 0; t < 3; ++t) {
+        pose(&a, 10 + t, 1.0f);
+        pose(&b, 10 + t, 1.0f);
+        cr_assert_eq(cik_foot_crowd_frame_dt(a.crowd, &hf, &o, t == 1 ? FLT_MAX : 1.0f / 60.0f), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_frame_dt(b.crowd, &hf, &o, t == 1 ? 1e30f : 1.0f / 60.0f), CIK_OK);
+        for (int i = 0; i < N; ++i) {
+            cr_assert(isfinite(a.s.pelvis_drop[i]), "character %d: drop %g after dt %g", i, a.s.pelvis_drop[i],
+                      t == 1 ? FLT_MAX : 1.0f / 60.0f);
+            if (t == 1) /* both at the goal: a frame of 1e30 s or more settles the spring */
+                cr_assert(memcmp(&a.s.pelvis_drop[i], &b.s.pelvis_drop[i], sizeof(float)) == 0,
+                          "character %d: drop %g after FLT_MAX, %g after 1e30 s", i, a.s.pelvis_drop[i],
+                          b.s.pelvis_drop[i]);
+            for (int f = 2 * i; f < 2 * i + 2; ++f)
+                cr_assert(isfinite(a.s.ankle_y[f]) && isfinite(a.s.target_y[f]) && isfinite(a.s.weight[f]),
+                          "foot %d not finite after a huge frame time", f);
+        }
     }
     cik_foot_crowd_destroy(a.crowd);
     cik_foot_crowd_destroy(b.crowd);

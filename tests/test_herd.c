@@ -9,6 +9,8 @@
 #include "common.h"
 
 #include <crowdik/herd.h>
+#include <float.h>
+#include <math.h>
 
 #include "agreement.h"
 #include "creatures.h"
@@ -181,6 +183,10 @@ Test(herd, refused_set_body_and_options_change_nothing)
             bo.foot.solver.threshold = -1.0f;
             cr_expect_eq(cik_herd_solve(a.h, &bo), CIK_ERROR_OPTIONS);
             cr_expect_eq(cik_herd_frame(a.h, &pf.hf, &o, -1.0f), CIK_ERROR_ARGUMENT);
+            bo = o; /* a frame time whose speed distances overflow, as the options' dt */
+            bo.foot.release_speed = 2.0f;
+            cr_expect_eq(cik_herd_frame(a.h, &pf.hf, &bo, FLT_MAX), CIK_ERROR_ARGUMENT);
+            cr_expect_eq(cik_herd_probe(a.h, &bo, FLT_MAX), CIK_ERROR_ARGUMENT);
             cik_heightfield bad_hf = pf.hf;
             bad_hf.count_x = 1;
             cr_expect_eq(cik_herd_frame(a.h, &bad_hf, &o, 0.0f), CIK_ERROR_ARGUMENT);
@@ -193,6 +199,11 @@ Test(herd, refused_set_body_and_options_change_nothing)
     outputs(&a, oa);
     outputs(&b, ob);
     cr_expect(memcmp(oa, ob, n * sizeof(float)) == 0, "the refused calls changed the herd");
+    /* a huge frame time the default speeds allow: accepted, every output
+     * finite (the body's springs land on their goals, not on 0 * inf) */
+    cr_assert_eq(cik_herd_frame(a.h, &pf.hf, &o, FLT_MAX), CIK_OK);
+    outputs(&a, oa);
+    for (size_t k = 0; k < n; ++k) cr_assert(isfinite(oa[k]), "output %zu is %g after dt FLT_MAX", k, oa[k]);
     free(oa);
     free(ob);
     cik_herd_destroy(a.h);
@@ -285,6 +296,33 @@ Test(herd, four_segment_leg_over_a_step_edge)
         float d = fabsf(a.x * s.x + a.y * s.y + a.z * s.z + a.w * s.w);
         float turn = 2.0f * acosf(d > 1.0f ? 1.0f : d) / DEG;
         cr_expect(turn < 25.0f, "joint %d turned %.1f deg", j, turn);
+    }
+    cik_herd_destroy(sc.h);
+}
+
+/* A standing quadruped herd, its feet locked, teleported 50 m: the locks
+ * release and the feet are on the animation (x, z) at once instead of
+ * blending back from 50 m away over unlock_time. */
+Test(herd, a_teleported_herd_does_not_drag_its_feet)
+{
+    herd_scene sc = make(CREATURE_QUADRUPED, 8);
+    plane_field pf;
+    plane(&pf, 0.0f, 0.0f, 0.0f);
+    creature_pose pose;
+    creature_stance(CREATURE_QUADRUPED, &sc.body, &pose);
+    cik_herd_options o = cik_herd_default_options();
+    for (int frame = 0; frame < 12; ++frame) {
+        for (int c = 0; c < 8; ++c) {
+            cik_vec3 at = {(float)(2 * c) - 8.0f + (frame < 6 ? 0.0f : 15.0f), 0.0f, frame < 6 ? -5.0f : 15.0f};
+            creature_pose_write(&pose, &sc.s, c, at, 0.3f * (float)c, 0);
+        }
+        cr_assert_eq(cik_herd_frame(sc.h, &pf.hf, &o, 0.0f), CIK_OK);
+        for (int f = 0; f < sc.s.foot_count; ++f) {
+            float dx = sc.s.foot_x[f] - sc.s.anim_foot_x[f], dz = sc.s.foot_z[f] - sc.s.anim_foot_z[f];
+            float off = sqrtf(dx * dx + dz * dz);
+            cr_assert_lt(off, 5e-3f, "frame %d foot %d: %g m from its animation", frame, f, off);
+            if (frame == 5 || frame == 11) cr_assert_eq(sc.s.locked[f], 1.0f, "frame %d foot %d", frame, f);
+        }
     }
     cik_herd_destroy(sc.h);
 }

@@ -235,6 +235,14 @@ typedef struct cik_foot_options {
      *  sits slightly off a hinge. 0: every rotation through the clamp (a
      *  kept one comes back with w >= 0). Default 0.05. */
     float limit_tolerance;
+    /** A planted foot whose every point (heel, ball and toe) rises faster
+     *  than this (>= 0, metres per second; 0: off) is lifting off: it
+     *  releases (after min_contact_time) however slow it still is, and a
+     *  lifting foot does not plant. At toe-off the animation raises the
+     *  whole foot while its speed is still under release_speed; without
+     *  the rule a lock held the rising foot and the pelvis dragged it.
+     *  Default 0.5. Herds (herd.h) do not use it. */
+    float lift_speed;
 } cik_foot_options;
 
 /** Start poses (deprecated, see cik_foot_options.start): all three start
@@ -247,8 +255,8 @@ typedef struct cik_foot_options {
  *  1/60, drop at most 0.3 smoothed over 0.06 s, reach margin 0.002, soft
  *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
- *  and 0.12 s out), locking on (radius 0.12, unlock 0.2 s), limit tolerance
- *  0.05 rad. */
+ *  and 0.12 s out, lift speed 0.5 m/s), locking on (radius 0.12, unlock
+ *  0.2 s), limit tolerance 0.05 rad. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -326,8 +334,11 @@ typedef struct cik_foot_streams {
      * 0 = it follows the animation (swing). In with
      * CIK_FOOT_CONTACTS_WEIGHTS, out of probe with _ANIMATION. */
     float *weight;
-    /* out of probe, f: 1 where the foot is planted (in contact) or locked,
-     * else 0; which point the lock holds (CIK_FOOT_HEEL, _BALL, _TOE) */
+    /* out of probe, f: 1 where the foot is planted (in contact), else 0;
+     * 1 where it is locked: its pivot held still in x, z and on the ground
+     * (from the frame the weight is in in full: while it eases in after
+     * the plant the held foot still comes down), else 0; which point the
+     * lock holds (CIK_FOOT_HEEL, _BALL, _TOE) */
     float *planted, *locked, *pivot;
     /* out of probe, f: animated ankle (world) and, per point (heel, ball,
      * toe), where to look for ground: under the locked foot where it is

@@ -70,12 +70,28 @@ cik_foot_options cik_foot_default_options(void)
     o.lock_radius = 0.12f;
     o.unlock_time = 0.2f;
     o.limit_tolerance = 0.05f;
+    o.lift_speed = 0.5f;
     return o;
 }
 
 /* The foot options' own ranges (check_stage adds the solver's). */
 static int nonneg(float x) { return x >= 0.0f && isfinite(x); }
 static int positive(float x) { return x > 0.0f && isfinite(x); }
+
+/* The distances the speeds cover in a frame of `dt` seconds, in the
+ * crowd's units, finite and above 0 (a huge frame time overflows them, a
+ * denormal one flushes them to 0). */
+static int speeds_fit(const cik_foot_options *o, float dt)
+{
+    const float u = o->units_per_metre;
+    return isfinite(o->release_speed * u * dt) && o->plant_speed * u * dt > 0.0f;
+}
+
+cik_status cik__foot_check_dt(const cik_foot_options *o, float dt)
+{
+    if (!(dt >= 0.0f) || !isfinite(dt)) return CIK_ERROR_ARGUMENT;
+    return dt == 0.0f || speeds_fit(o, dt) ? CIK_OK : CIK_ERROR_ARGUMENT;
+}
 
 cik_status cik__foot_check_options(const cik_foot_options *o)
 {
@@ -89,12 +105,12 @@ cik_status cik__foot_check_options(const cik_foot_options *o)
         return CIK_ERROR_OPTIONS;
     if (!nonneg(o->min_contact_time) || !nonneg(o->ease_in_time) || !nonneg(o->ease_out_time)) return CIK_ERROR_OPTIONS;
     if ((o->lock != 0 && o->lock != 1) || !positive(o->lock_radius) || !nonneg(o->unlock_time)) return CIK_ERROR_OPTIONS;
-    if (!nonneg(o->limit_tolerance)) return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->limit_tolerance) || !nonneg(o->lift_speed) || !isfinite(o->lift_speed * o->units_per_metre * o->dt))
+        return CIK_ERROR_OPTIONS;
     /* the scale and the lengths it scales finite */
     const float u = o->units_per_metre;
     if (!positive(u) || !positive(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
-        !isfinite(o->release_speed * u * o->dt) || !positive(o->lock_radius * u) ||
-        !(o->plant_speed * u * o->dt > 0.0f))
+        !positive(o->lock_radius * u) || !speeds_fit(o, o->dt))
         return CIK_ERROR_OPTIONS;
     /* as cik_solve: a backend this build or CPU lacks has no foot kernels */
     if (!cik_backend_available(o->solver.backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
@@ -208,7 +224,7 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
  * reset clears `primed` instead). */
 static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
-    static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
+    static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
                                FOOT_PLX, FOOT_PLZ, FOOT_YAWS};
     for (int f = f0; f < f1; ++f) {
@@ -513,15 +529,6 @@ typedef struct frame_args {
     cik__foot_job job; /* the fields of the probe and place kernels */
 } frame_args;
 
-/* A time below a microsecond (a denormal among them, whose reciprocal
- * overflows) is no smoothing at all. */
-static void spring_constants(float time, float dt, float *w, float *k, int *now)
-{
-    *now = !(time >= 1e-6f);
-    *w = *now ? 0.0f : 1.0f / time;
-    *k = *now ? 0.0f : expf(-dt / time);
-}
-
 /* Lengths and speeds in the options are metres; the crowd's world is in
  * units_per_metre units (1 * x is x exactly, so the default changes no
  * bit). `dt` is the frame time, 0 for the options' own. */
@@ -533,7 +540,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     if (dt == 0.0f) dt = opt->dt;
     a.dt = dt;
     a.primed = cr->primed;
-    spring_constants(opt->pelvis_smooth_time, dt, &a.pelvis_w, &a.pelvis_k, &a.pelvis_now);
+    cik__spring_constants(opt->pelvis_smooth_time, dt, &a.pelvis_w, &a.pelvis_k, &a.pelvis_now);
     a.max_drop = opt->max_pelvis_drop * u;
     cik__foot_job *j = &a.job;
     j->dt = dt;
@@ -542,6 +549,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->lock = opt->lock;
     j->plant_speed = opt->plant_speed * u;
     j->release_speed = opt->release_speed * u;
+    j->lift = opt->lift_speed * u * dt;
     j->min_contact = opt->min_contact_time;
     /* the weight's easing per frame: all of it at once for a time of 0 */
     j->ease_in = opt->ease_in_time > dt ? dt / opt->ease_in_time : 1.0f;
@@ -595,13 +603,7 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
             x = need;
             v = 0.0f;
         } else {
-            float d = x - need, j = v + w * d;
-            x = need + (d + j * dt) * e;
-            v = (v - w * dt * j) * e;
-            /* below 1e-20 it is 0, never a denormal (which every later
-             * use would pay for) */
-            if (fabsf(x - need) < 1e-20f) x = need;
-            if (fabsf(v) < 1e-20f) v = 0.0f;
+            cik__spring_step(w, e, dt, need, &x, &v);
         }
         x = x < 0.0f ? 0.0f : (x > fa->max_drop ? fa->max_drop : x);
         state[c] = x;
@@ -856,7 +858,8 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     memset(fp, 0, sizeof *fp);
     s = cik__solve_prepare(cr->batch, so, &fp->solve);
     if (s != CIK_OK) return s;
-    if (!(dt >= 0.0f) || !isfinite(dt)) return CIK_ERROR_ARGUMENT;
+    s = cik__foot_check_dt(opt, dt);
+    if (s != CIK_OK) return s;
     if (stages & DO_GROUND) {
         s = cik_heightfield_validate(hf);
         if (s != CIK_OK) return s;

@@ -18,6 +18,8 @@
 
 #include "../internal.h"
 
+#include <math.h>
+
 /* Steepest ground slope (dh/dx, dh/dz) the normals are taken from: a
  * steeper one (a cliff between two samples, a spacing near FLT_MIN) is
  * clamped to it, so that the squared slopes stay finite (2e36 < FLT_MAX)
@@ -61,6 +63,9 @@ enum {
     /* 1: the next probe starts this foot afresh, as the crowd's first frame
      * (cik_foot_crowd_reset_character, a character switched back on) */
     FOOT_COLD,
+    /* the lock's state (1 held); the public FOOT_LOCKED is it once the
+     * weight is in in full (the foot down, its point still) */
+    FOOT_HOLD,
     FOOT_COUNT
 };
 
@@ -144,6 +149,7 @@ typedef struct cik__foot_job {
      * locks */
     int contacts, lock;
     float plant_speed, release_speed, min_contact, ease_in, ease_out;
+    float lift; /* lift_speed times the frame time (0: the rule off) */
     float lock_radius, unlock_time;
     float first_plant; /* the first frame's plant height above the floor */
     float lift_contact; /* a toe tip this near its ground holds a heel lift */
@@ -259,7 +265,40 @@ void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf
  * options' ranges (the solver's own are cik_solve's), and the allocator
  * or malloc. */
 cik_status cik__foot_check_options(const cik_foot_options *o);
+/* A frame time given to a call: finite, >= 0 (0: the options'), and one
+ * whose speed distances neither overflow nor flush to 0, as the options'
+ * own dt; ARGUMENT otherwise. */
+cik_status cik__foot_check_dt(const cik_foot_options *o, float dt);
 void *cik__foot_allocate(const cik_allocator *a, size_t size, size_t alignment);
 void cik__foot_release(const cik_allocator *a, void *p, size_t size);
+
+/* The spring's constants for a time constant `time` and a frame dt; a time
+ * below a microsecond (a denormal among them, whose reciprocal overflows)
+ * is no smoothing at all (*now). */
+static inline void cik__spring_constants(float time, float dt, float *w, float *k, int *now)
+{
+    *now = !(time >= 1e-6f);
+    *w = *now ? 0.0f : 1.0f / time;
+    *k = *now ? 0.0f : expf(-dt / time);
+}
+
+/* One step of the critically damped spring of the pelvis (and of a herd's
+ * body) from (x, v) toward `goal` over dt: w = 1 / time constant,
+ * k = exp(-w dt). Past 80 time constants it is at the goal (k is below
+ * 2e-35, and (d + j dt) k would be 0 * inf for a huge dt); below 1e-20 an
+ * offset or a speed is 0, never a denormal that every later use would pay
+ * for. */
+static inline void cik__spring_step(float w, float k, float dt, float goal, float *x, float *v)
+{
+    float d = *x - goal, j = *v + w * d, nx = goal, nv = 0.0f;
+    if (w * dt <= 80.0f) {
+        nx = goal + (d + j * dt) * k;
+        nv = (*v - w * dt * j) * k;
+    }
+    if (!(fabsf(nx - goal) >= 1e-20f) || !isfinite(nx)) nx = goal;
+    if (!(fabsf(nv) >= 1e-20f) || !isfinite(nv)) nv = 0.0f;
+    *x = nx;
+    *v = nv;
+}
 
 #endif

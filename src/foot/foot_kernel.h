@@ -220,11 +220,12 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         v3_st(job, F, FOOT_AAX, i, a);
         q_st(job, F, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i, w2);
         v3 P[3];
-        vf moved2 = never;
+        vf moved2 = never, rise = never;
         for (int k = 0; k < 3; ++k) {
             P[k] = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
             v3 d = v3_sub(P[k], v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
             moved2 = v_min(moved2, v3_dot(d, d));
+            rise = v_min(rise, d.y); /* the least any point rose */
             pstore(job, F[FOOT_PREVX + k], i, P[k].x);
             pstore(job, F[FOOT_PREVY + k], i, P[k].y);
             pstore(job, F[FOOT_PREVZ + k], i, P[k].z);
@@ -236,16 +237,19 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         /* a foot without a last frame: the crowd's first, or one reset */
         vm cold = job->primed ? v_gt(ld(cF, FOOT_COLD, i), z) : v_ge(one, z);
         pstore(job, F[FOOT_COLD], i, z);
-        moved2 = v_sel(cold, never, moved2);
+        moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN (a bad last frame) or cold: as if fast */
         /* contacts */
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
         vf age = v_add(ld(cF, FOOT_CTIME, i), dt);
         vm planted, plant_event;
         if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
             vm slow = v_lt(moved2, plant2), fast = v_gt(moved2, release2);
-            slow = w_or(w_and(cold, first_planted), w_andnot(slow, cold));
+            /* lifting off: every point rose more than lift (NaN: no; a cold
+             * foot has no last frame) */
+            vm lifting = job->lift > 0.0f ? w_andnot(v_gt(rise, v_set1(job->lift)), cold) : w_false();
+            slow = w_or(w_and(cold, first_planted), w_andnot(w_andnot(slow, lifting), cold));
             plant_event = w_andnot(slow, was);
-            vm release = w_and(w_and(was, fast), v_ge(age, v_set1(job->min_contact)));
+            vm release = w_and(w_and(was, w_or(fast, lifting)), v_ge(age, v_set1(job->min_contact)));
             planted = w_or(plant_event, w_andnot(was, release));
             age = v_sel(w_or(plant_event, release), z, age);
             vf ease = ld(cF, FOOT_EASE, i);
@@ -284,17 +288,29 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         /* the lock; the foot's points in the ankle frame, and the foot as
          * the last frame placed it (the animation's on the first frame) */
         v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
-        vq last = q_sel(cold, w2, q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i));
-        vm locked = v_gt(ld(cF, FOOT_LOCKED, i), z);
+        vq last = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
+        {
+            /* a placed foot that a bad frame left non-finite: the animation's */
+            vf chk = v_add(v_add(v_abs(last.x), v_abs(last.y)), v_add(v_abs(last.z), v_abs(last.w)));
+            last = q_sel(w_or(cold, w_not(v_lt(chk, v_set1(1e30f)))), w2, last);
+        }
+        vm locked = v_gt(ld(cF, FOOT_HOLD, i), z);
         vf pv = ld(cF, FOOT_PIVOT, i);
         v3 ppv = pick3v(pv, P);
         vf ax = ld(cF, FOOT_ANCX, i), az = ld(cF, FOOT_ANCZ, i);
-        /* a lock or blend that a bad frame left non-finite is dropped (the
-         * foot starts afresh), so one bad frame never lasts */
+        /* a lock or blend that a bad frame left non-finite, or farther
+         * from the animation than a leg could ever hold it (the lock
+         * radius and twice the reach: a character teleported, a frame of
+         * absurd input), is dropped: the foot starts afresh at its
+         * animation instead of flying back, and one bad frame never lasts */
+        const vf far_off = v_fma(v_set1(2.0f), kld(K, LEG_REACH, i), v_sqrt(radius2)), far2 = v_mul(far_off, far_off);
         {
-            vf chk = v_add(v_add(ax, az), v_add(v_add(sx, sz), v_add(bys, byc)));
-            chk = v_add(chk, v_add(ld(cF, FOOT_ANCFX, i), ld(cF, FOOT_ANCFZ, i)));
+            vf chk = v_add(v_add(bys, byc), v_add(ld(cF, FOOT_ANCFX, i), ld(cF, FOOT_ANCFZ, i)));
             vm bad = w_not(v_lt(v_abs(chk), v_set1(1e30f)));
+            vf hx = ld(cF, FOOT_ANCFX, i), hz = ld(cF, FOOT_ANCFZ, i), lx = v_sub(ax, ppv.x), lz = v_sub(az, ppv.z);
+            bad = w_or(bad, w_not(v_ge(far2, v_fma(hx, hx, v_mul(hz, hz)))));
+            bad = w_or(bad, w_not(v_ge(far2, v_fma(sx, sx, v_mul(sz, sz)))));
+            bad = w_or(bad, w_and(locked, w_not(v_ge(far2, v_fma(lx, lx, v_mul(lz, lz))))));
             if (w_any(bad)) {
                 locked = w_andnot(locked, bad);
                 ax = v_sel(bad, z, ax);
@@ -343,6 +359,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm release = w_and(locked, w_or(w_not(planted), far));
             if (!job->lock) release = locked; /* locking turned off: let go, blending */
             if (w_any(release)) {
+                /* an offset beyond far_off (above) is not blended out but
+                 * dropped: the foot goes back to the animation at once */
+                vm jump = w_not(v_ge(far2, v_fma(dx, dx, v_mul(dz, dz))));
+                dx = v_sel(jump, z, dx);
+                dz = v_sel(jump, z, dz);
+                ys = v_sel(jump, z, ys);
+                yc = v_sel(jump, one, yc);
                 st_sel(job, F, FOOT_BOFX, i, release, dx);
                 st_sel(job, F, FOOT_BOFZ, i, release, dz);
                 st_sel(job, F, FOOT_BYS, i, release, ys);
@@ -384,7 +407,10 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         pstore(job, F[FOOT_ANCX], i, ax);
         pstore(job, F[FOOT_ANCZ], i, az);
         pstore(job, F[FOOT_BTIME], i, v_min(bt, never));
-        pstore(job, F[FOOT_LOCKED], i, v_sel(locked, one, z));
+        pstore(job, F[FOOT_HOLD], i, v_sel(locked, one, z));
+        /* reported locked once the weight is in: while it eases in the
+         * held foot still comes down to the ground */
+        pstore(job, F[FOOT_LOCKED], i, v_sel(w_and(locked, v_ge(ld(cF, FOOT_WEIGHT, i), v_set1(0.999f))), one, z));
         pstore(job, F[FOOT_PIVOT], i, pv);
         /* the planned foot: the pivot at the anchor (locked) or at the
          * animation plus the fading offset, the foot turned about it */
@@ -622,7 +648,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         v3 t = v3_ld(cF, FOOT_TX, i);
         /* a locked foot is held where it is in x and z whatever its weight
          * (the weight eases its height only) */
-        vf wxz = v_sel(v_gt(ld(cF, FOOT_LOCKED, i), z), one, w);
+        vf wxz = v_sel(v_gt(ld(cF, FOOT_HOLD, i), z), one, w);
         t = v3_of(v_fma(wxz, v_sub(t.x, ts.x), ts.x), v_fma(w, v_sub(t.y, ts.y), ts.y), v_fma(wxz, v_sub(t.z, ts.z), ts.z));
         t.y = v_max(t.y, sld(job, SCRATCH_REST, i));
         v3 hip = v3_add(pl, v3_sld(job, SCRATCH_HOX, i));

@@ -429,7 +429,8 @@ static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, he
     if (!opt) opt = &d;
     cik_status s = check_options(opt);
     if (s != CIK_OK) return s;
-    if (!(dt >= 0.0f) || !isfinite(dt)) return CIK_ERROR_ARGUMENT;
+    s = cik__foot_check_dt(&opt->foot, dt);
+    if (s != CIK_OK) return s;
     const cik_foot_options *o = &opt->foot;
     const float u = o->units_per_metre;
     *so = o->solver;
@@ -464,9 +465,7 @@ static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, he
     a->pitch_w = opt->pitch_weight;
     a->roll_w = opt->roll_weight;
     a->max_tilt = opt->max_tilt;
-    a->spring_now = !(o->pelvis_smooth_time >= 1e-6f);
-    a->spring_w = a->spring_now ? 0.0f : 1.0f / o->pelvis_smooth_time;
-    a->spring_k = a->spring_now ? 0.0f : expf(-j->dt / o->pelvis_smooth_time);
+    cik__spring_constants(o->pelvis_smooth_time, j->dt, &a->spring_w, &a->spring_k, &a->spring_now);
     return CIK_OK;
 }
 
@@ -538,12 +537,7 @@ static void spring(const herd_args *a, int now, float goal, float *x, float *v)
         *v = 0.0f;
         return;
     }
-    const float dt = a->job.dt;
-    float d = *x - goal, j = *v + a->spring_w * d;
-    *x = goal + (d + j * dt) * a->spring_k;
-    *v = (*v - a->spring_w * dt * j) * a->spring_k;
-    if (fabsf(*x - goal) < 1e-20f) *x = goal;
-    if (fabsf(*v) < 1e-20f) *v = 0.0f;
+    cik__spring_step(a->spring_w, a->spring_k, a->job.dt, goal, x, v);
 }
 
 /* Stage 3 for characters [c0, c1): the body of each character (the plane

@@ -150,7 +150,12 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
         vf bt = v_add(ld(cF, HF_BTIME, i), dt);
         vf blend = job->unlock_time > 0.0f ? v_sub(one, h_smooth01(v_div(bt, v_set1(job->unlock_time)))) : z;
         vf bx = ld(cF, HF_BOFX, i), bz = ld(cF, HF_BOFZ, i);
-        blend = v_sel(w_and(v_lt(v_abs(bx), never), v_lt(v_abs(bz), never)), blend, z);
+        /* farther than a leg could hold a foot (the lock radius and twice
+         * the reach: a teleport, a frame of absurd input): dropped, as a
+         * non-finite offset (foot_kernel.h's rule) */
+        const vf far_off = v_fma(v_set1(2.0f), ld(cF, HF_REACH, i), v_sqrt(v_set1(job->radius2)));
+        const vf far2 = v_mul(far_off, far_off);
+        blend = v_sel(v_ge(far2, v_fma(bx, bx, v_mul(bz, bz))), blend, z);
         vf px = v_fma(blend, bx, foot.x), pz = v_fma(blend, bz, foot.z);
         vf ax = ld(cF, HF_ANCX, i), az = ld(cF, HF_ANCZ, i);
         vm locked = w_andnot(v_gt(ld(cF, HF_LOCKED, i), z), cold);
@@ -162,11 +167,14 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
                                             v_gt(v3_dot(v, v), v_mul(reach, reach))));
         if (!job->lock) gone = v_ge(one, z);
         vm release = w_and(locked, gone);
-        h_st(job, F, HF_BOFX, i, v_sel(release, dx, bx));
-        h_st(job, F, HF_BOFZ, i, v_sel(release, dz, bz));
+        /* an offset beyond far_off is dropped, not blended out */
+        vm jump = w_not(v_ge(far2, v_fma(dx, dx, v_mul(dz, dz))));
+        h_st(job, F, HF_BOFX, i, v_sel(release, v_sel(jump, z, dx), bx));
+        h_st(job, F, HF_BOFZ, i, v_sel(release, v_sel(jump, z, dz), bz));
         bt = v_sel(release, z, bt);
-        px = v_sel(locked, ax, px);
-        pz = v_sel(locked, az, pz);
+        vm hold = w_andnot(locked, w_and(release, jump)); /* a dropped offset: the animation's now */
+        px = v_sel(hold, ax, px);
+        pz = v_sel(hold, az, pz);
         vm lock_now = job->lock ? w_andnot(planted, locked) : w_false();
         h_st(job, F, HF_ANCX, i, v_sel(lock_now, px, ax));
         h_st(job, F, HF_ANCZ, i, v_sel(lock_now, pz, az));

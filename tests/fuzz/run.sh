@@ -9,8 +9,11 @@
 #     SOURCE_DIR  the repository root
 #     BUILD_DIR   where the binary, the working corpus and findings go
 #
-# Environment: FUZZ_SECONDS (default 60; 0 runs the seeds only), CLANG (default: clang-14, then
-# clang), FUZZ_ARGS (extra libFuzzer arguments), FUZZ_REQUIRED (1: a missing
+# Environment: FUZZ_SECONDS (default 60; 0 runs the seeds only), FUZZ_SEED
+# (libFuzzer's -seed, default 1, so that a run of the test suite tries the
+# same inputs in the same order on every machine and a failure reproduces;
+# 0 draws a new seed each run, for a search campaign), CLANG (default:
+# clang-14, then clang), FUZZ_ARGS (extra libFuzzer arguments), FUZZ_REQUIRED (1: a missing
 # clang or libFuzzer is a failure, not a skip; tools/test.sh sets it).
 # Exit status: 0 clean run, 77 when clang or libFuzzer is missing (or the
 # target's sources are absent), otherwise the fuzzer's failure status; a
@@ -27,6 +30,10 @@ build=${3:?build dir}
 seconds=${FUZZ_SECONDS:-60}
 case "$seconds" in
 '' | *[!0-9]*) echo "fuzz_$target: FUZZ_SECONDS must be a whole number of seconds, not '$seconds'" >&2; exit 2 ;;
+esac
+seed=${FUZZ_SEED:-1}
+case "$seed" in
+'' | *[!0-9]*) echo "fuzz_$target: FUZZ_SEED must be a whole number, not '$seed'" >&2; exit 2 ;;
 esac
 # A missing toolchain: skipped (77), or a failure where FUZZ_REQUIRED=1.
 skip() {
@@ -142,11 +149,11 @@ fi
 log=$work/fuzz.log
 # libFuzzer reads -max_total_time=0 as "no limit": 0 means the seeds only.
 if [ "$seconds" = 0 ]; then limit=(-runs=0); else limit=(-max_total_time="$seconds"); fi
-echo "fuzz_$target: running $bin for ${seconds}s"
+echo "fuzz_$target: running $bin for ${seconds}s, seed $seed"
 set +e
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 "$bin" "${limit[@]}" -max_len="$max_len" -len_control="$len_control" -timeout=20 -rss_limit_mb=2048 \
-    -print_final_stats=1 -error_exitcode=1 -artifact_prefix="$work/findings/" ${FUZZ_ARGS:-} \
+    -seed="$seed" -print_final_stats=1 -error_exitcode=1 -artifact_prefix="$work/findings/" ${FUZZ_ARGS:-} \
     "$corpus" >"$log" 2>&1
 rc=$?
 set -e

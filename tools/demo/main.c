@@ -70,6 +70,8 @@ static const char *usage =
     "                   the motion) or weights (the demo's own weights, to compare)\n"
     "  --plant-speed V  plant below V m/s, release above 1.5 V (default 0.6 and 0.9;\n"
     "                   1.1 and 1.6 for a clip faster than 1.8 m/s on average)\n"
+    "  --lift-speed V   a planted foot whose heel, ball and toe all rise faster\n"
+    "                   than V m/s lifts off (default 0.5; 0 off)\n"
     "  --dump PATH      also a CSV, one row per frame and foot: contacts, pelvis\n"
     "                   drop, animated and solved hip, knee, ankle, heel, ball, toe,\n"
     "                   the ground under the solved heel, ball, toe (docs/foot.md)\n"
@@ -145,6 +147,11 @@ static int parse_option(const char *a, const char *v, demo_options *o)
         o->plant_speed = strtof(v, &e);
         return *e || !(o->plant_speed > 0) || !isfinite(o->plant_speed) ? 1 : 0;
     }
+    else if (!strcmp(a, "--lift-speed")) {
+        char *e;
+        o->lift_speed = strtof(v, &e);
+        return *e || !(o->lift_speed >= 0) || !isfinite(o->lift_speed) ? 1 : 0;
+    }
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
         char *e;
@@ -167,7 +174,7 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--creature"};
+                                       "--lift-speed", "--creature"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -299,6 +306,7 @@ int main(int argc, char **argv)
     o.out_path = "crowdik_demo.svg";
     o.backend = CIK_BACKEND_AUTO;
     o.start = CIK_FOOT_START_TWO_BONE;
+    o.lift_speed = -1.0f;
     int pr = parse_args(argc, argv, &o);
     if (pr) return pr == 1 ? 0 : EXIT_USAGE;
     if (o.creature != CREATURE_BIPED) return herd_main(&o);

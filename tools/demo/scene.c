@@ -336,6 +336,7 @@ static cik_foot_options foot_options(const demo_scene *sc)
         fo.plant_speed = RUN_PLANT_SPEED;
         fo.release_speed = RUN_RELEASE_SPEED;
     }
+    if (o->lift_speed >= 0) fo.lift_speed = o->lift_speed;
     if (o->plant_speed > 0) {
         /* released at 1.5 times the plant speed, the defaults' ratio */
         fo.plant_speed = o->plant_speed;
