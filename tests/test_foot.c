@@ -1455,6 +1455,40 @@ Test(foot, a_rising_foot_lifts_off_below_the_release_speed)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* A held foot the pelvis walks away from: the animation's foot drifts 5 mm
+ * a frame while the pelvis goes on by 10 (the pelvis may not drop), so the
+ * locked leg stretches until the heel lift turns the foot about its toe tip.
+ * The lock then holds the toe (the pivot hands over to it where it rests):
+ * no locked pivot moves more than 0.5 mm in a frame, before or after. */
+T_BACKEND_TEST(foot, a_heel_lift_hands_the_lock_to_the_toe)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    o.max_pelvis_drop = 0.0f;
+    o.lock_radius = 0.4f;
+    int toe_at = -1;
+    float worst = 0.0f;
+    cik_vec3 last = {0, 0, 0};
+    float last_pivot = -1.0f;
+    for (int frame = 0; frame < 36; ++frame) {
+        stand(&sc, 0, 0.0f, 0.01f * (float)frame, 0.0f, 0.0f);
+        pose_leg(&sc, 0, STAND_DY, -0.005f * (float)frame);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_eq(sc.s.locked[0], 1.0f, "frame %d: foot 0 not locked", frame);
+        int pv = (int)sc.s.pivot[0];
+        cik_vec3 p = solved_point(&sc, 0, pv);
+        if (last_pivot == sc.s.pivot[0]) worst = fmaxf(worst, (float)t_dist(p, last));
+        if (pv == CIK_FOOT_TOE && toe_at < 0) toe_at = frame;
+        last = p;
+        last_pivot = sc.s.pivot[0];
+    }
+    cr_log_info("%s: the toe holds from frame %d, locked step %.3f mm", cik_backend_name(be), toe_at, 1e3 * worst);
+    cr_assert(toe_at > 0, "the lock never went to the toe");
+    cr_assert_lt(worst, 5e-4f, "a locked pivot moved %g m in a frame", worst);
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* While the weight eases in after a plant the held foot still comes down:
  * it is planted but reported locked only from the frame the weight is 1. */
 Test(foot, locked_once_the_weight_is_in)

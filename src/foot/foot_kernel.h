@@ -691,6 +691,16 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
                 q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(lift, q_norm(q_mul(ql, df)), df));
                 t = v3_sel(lift, a2, t);
+                /* a held foot lifted about its toe tip is held there from
+                 * now on: the toe becomes the lock's pivot, anchored where
+                 * it rests (the heel it turned away from rises with the
+                 * lift, the toe stays) */
+                vm held = w_and(lift, v_gt(ld(cF, FOOT_HOLD, i), z));
+                if (w_any(held)) {
+                    st_sel(job, F, FOOT_PIVOT, i, held, v_set1((float)CIK_FOOT_TOE));
+                    st_sel(job, F, FOOT_ANCX, i, held, pv.x);
+                    st_sel(job, F, FOOT_ANCZ, i, held, pv.z);
+                }
                 v = v3_sub(t, hip);
                 d2 = v3_dot(v, v);
                 far = v_gt(d2, v_mul(d0, d0));
