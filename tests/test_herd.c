@@ -300,6 +300,39 @@ Test(herd, four_segment_leg_over_a_step_edge)
     cik_herd_destroy(sc.h);
 }
 
+/* Legs that all ease in (the caller's weight 0.5 on every foot) on flat
+ * ground need no height: the body stays at the animation's, whatever
+ * max_raise allows (a leg's need used to ease in from max_raise, so that
+ * legs all easing lifted the body by half of it: 5e19 m with max_raise
+ * 1e20, found by fuzz_herd). */
+Test(herd, easing_legs_do_not_lift_the_body)
+{
+    herd_scene sc = make(CREATURE_QUADRUPED, 8);
+    plane_field pf;
+    plane(&pf, 0.0f, 0.0f, 0.0f);
+    creature_pose pose;
+    creature_stance(CREATURE_QUADRUPED, &sc.body, &pose);
+    const float raises[] = {0.1f, 1e20f};
+    for (int k = 0; k < 2; ++k) {
+        cik_herd_options o = cik_herd_default_options();
+        o.foot.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+        o.max_raise = raises[k];
+        cr_assert_eq(cik_herd_reset(sc.h), CIK_OK);
+        for (int frame = 0; frame < 20; ++frame) {
+            for (int c = 0; c < 8; ++c) {
+                cik_vec3 at = {(float)(2 * c) - 8.0f, 0.0f, 0.0f};
+                creature_pose_write(&pose, &sc.s, c, at, 0.2f * (float)c, 0);
+            }
+            for (int f = 0; f < sc.s.foot_count; ++f) sc.s.weight[f] = 0.5f;
+            cr_assert_eq(cik_herd_frame(sc.h, &pf.hf, &o, 0.0f), CIK_OK);
+            for (int c = 0; c < 8; ++c)
+                cr_assert(fabsf(sc.s.body_height[c]) < 1e-3f, "max_raise %g, frame %d, character %d: height %g",
+                          raises[k], frame, c, sc.s.body_height[c]);
+        }
+    }
+    cik_herd_destroy(sc.h);
+}
+
 /* A standing quadruped herd, its feet locked, teleported 50 m: the locks
  * release and the feet are on the animation (x, z) at once instead of
  * blending back from 50 m away over unlock_time. */

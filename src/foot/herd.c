@@ -642,9 +642,10 @@ static void place_part(const herd_args *a, int c0, int c1)
         /* the height: the lowest weighted need of the legs after the tilt
          * (the planted leg whose ground is lowest keeps the animation's
          * bend), a swing leg needing nothing */
-        float goal = a->max_raise;
+        float goal = a->max_raise, needs[CIK_HERD_MAX_LEGS], weights[CIK_HERD_MAX_LEGS], top = -INFINITY;
         int any = 0;
         for (int l = 0; l < L; ++l) {
+            weights[l] = 0.0f;
             int f = f0 + l;
             /* a swing foot counts from a tenth of its leg's reach above its
              * floor on, as the place pass brings it to its own ground: the
@@ -675,9 +676,19 @@ static void place_part(const herd_args *a, int c0, int c1)
                 float reachable = sqrtf(v2) - (ht.y - ty);
                 if (reachable < need) need = reachable;
             }
-            float g = w * need + (1.0f - w) * a->max_raise;
-            if (!any || g < goal) goal = g;
+            needs[l] = need;
+            weights[l] = w;
+            if (need > top) top = need;
             any = 1;
+        }
+        /* a leg eases its need in by its weight from the highest need of
+         * the legs (not from max_raise: legs that all ease in would lift
+         * the body by part of max_raise, whatever the ground) */
+        const float free_need = fminf(top, a->max_raise);
+        for (int l = 0; l < L && any; ++l) {
+            if (!(weights[l] > 0.0f)) continue;
+            float g = weights[l] * needs[l] + (1.0f - weights[l]) * free_need;
+            if (g < goal) goal = g;
         }
         if (!any) goal = 0.0f;
         if (!isfinite(goal)) goal = 0.0f;
