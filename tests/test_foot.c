@@ -736,7 +736,7 @@ Test(foot, refused_stage_changes_nothing)
     cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
     for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
         if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
-    enum { CASES = 32 };
+    enum { CASES = 35 };
     for (int bad = 0; bad < CASES; ++bad) {
         cik_foot_options o = cik_foot_default_options();
         o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
@@ -773,6 +773,9 @@ Test(foot, refused_stage_changes_nothing)
         case 28: o.unlock_time = -0.2f; break;
         case 29: o.limit_tolerance = -1e-6f; break;
         case 30: o.limit_tolerance = INFINITY; break;
+        case 31: o.lift_speed = -0.5f; break;
+        case 32: o.knee_speed = -1.0f; break;
+        case 33: o.knee_speed = NAN; break;
         default: o.units_per_metre = 1e38f, o.max_pelvis_drop = 10.0f; break; /* the scaled drop overflows */
         }
         for (int stage = 0; stage < 8; ++stage) {
@@ -1451,6 +1454,70 @@ Test(foot, a_rising_foot_lifts_off_below_the_release_speed)
     for (int k = 0; k < 3; ++k) {
         o.lift_speed = bad[k];
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_ERROR_OPTIONS, "lift_speed %g", bad[k]);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* The bend of a hinge whose local rotation's w is w[f] (radians, 0
+ * straight): the knee's, solved or animated. */
+static float knee_bend(const float *w, int f)
+{
+    float c = fabsf(w[f]);
+    return 2.0f * acosf(c < 1.0f ? c : 1.0f);
+}
+
+static float block18(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return 0.18f;
+}
+
+/* knee_speed: a swing foot (caller's weight 0) carried 10 cm over the floor
+ * passes over a block 18 cm high for four frames: its target comes up onto
+ * the block at once (the ground wins over the knee's rate), and when the
+ * block is gone the foot comes down to its animation with its knee's bend
+ * changing by at most knee_speed x dt a frame, back on the animation's
+ * bend within 20 frames. With the rule off (0) the knee snaps back in one
+ * frame. */
+T_BACKEND_TEST(foot, a_knee_eases_back_at_the_knee_speed)
+{
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_foot_options o = weights_on(be);
+        o.max_pelvis_drop = 0.0f;
+        if (!rule) o.knee_speed = 0.0f;
+        const float step = o.knee_speed * o.dt;
+        float last = 0.0f, largest = 0.0f;
+        for (int frame = 0; frame < 40; ++frame) {
+            stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+            pose_leg(&sc, 0, STAND_DY + 0.10f, 0.1f);
+            sc.s.weight[0] = 0.0f;
+            sc.s.weight[1] = 1.0f;
+            cik_heightfield hf = ground(frame >= 6 && frame < 10 ? block18 : flat0);
+            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+            float dev = knee_bend(sc.s.solved_w[1], 0) - knee_bend(sc.s.pose_w[1], 0);
+            if (frame == 9) cr_assert_gt(dev, 0.2f, "on the block the knee bends more: %g", dev);
+            if (frame >= 10) {
+                float change = fabsf(dev - last);
+                if (change > largest) largest = change;
+                if (rule) cr_assert_leq(change, step + 0.01f, "frame %d: the bend changed by %g", frame, change);
+            }
+            if (rule && frame >= 30) cr_assert_lt(fabsf(dev), 0.01f, "frame %d: %g off the animation", frame, dev);
+            last = dev;
+        }
+        if (!rule) cr_assert_gt(largest, 0.2f, "without the rule the knee snaps back: %g", largest);
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    /* the option's range */
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = cik_foot_default_options();
+    const float bad[] = {-0.1f, NAN, INFINITY, FLT_MAX};
+    for (int k = 0; k < 4; ++k) {
+        o.knee_speed = bad[k];
+        o.dt = k == 3 ? 1e3f : 1.0f / 60.0f;
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_ERROR_OPTIONS, "knee_speed %g", bad[k]);
     }
     cik_foot_crowd_destroy(sc.crowd);
 }

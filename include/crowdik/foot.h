@@ -243,6 +243,14 @@ typedef struct cik_foot_options {
      *  the rule a lock held the rising foot and the pelvis dragged it.
      *  Default 0.5. Herds (herd.h) do not use it. */
     float lift_speed;
+    /** The most a knee's bend may change in a second beyond the
+     *  animation's own change, on a foot not planted in full (weight below
+     *  1: swinging, easing in or out), in radians per second (>= 0; 0:
+     *  off). The target of such a foot moves along the line from its hip
+     *  so that its knee bends no faster: when a foot lets go of a lock its
+     *  knee eases back to the animation's bend instead of snapping to it.
+     *  Default 4 (3.8 degrees per frame at 60 Hz). */
+    float knee_speed;
 } cik_foot_options;
 
 /** Start poses (deprecated, see cik_foot_options.start): all three start

@@ -71,6 +71,7 @@ cik_foot_options cik_foot_default_options(void)
     o.unlock_time = 0.2f;
     o.limit_tolerance = 0.05f;
     o.lift_speed = 0.5f;
+    o.knee_speed = 4.0f;
     return o;
 }
 
@@ -107,6 +108,7 @@ cik_status cik__foot_check_options(const cik_foot_options *o)
     if ((o->lock != 0 && o->lock != 1) || !positive(o->lock_radius) || !nonneg(o->unlock_time)) return CIK_ERROR_OPTIONS;
     if (!nonneg(o->limit_tolerance) || !nonneg(o->lift_speed) || !isfinite(o->lift_speed * o->units_per_metre * o->dt))
         return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->knee_speed) || !isfinite(o->knee_speed * o->dt)) return CIK_ERROR_OPTIONS;
     /* the scale and the lengths it scales finite */
     const float u = o->units_per_metre;
     if (!positive(u) || !positive(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
@@ -226,7 +228,7 @@ static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS};
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS};
     for (int f = f0; f < f1; ++f) {
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
         cr->f[FOOT_BTIME][f] = 1e30f;
@@ -564,6 +566,12 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->threshold = opt->solver.threshold * u;
     /* tolerance 0: every limited rotation clamped (|dot| is never below 2) */
     j->tol_cos = opt->limit_tolerance > 0.0f ? cosf(0.5f * opt->limit_tolerance) : 2.0f;
+    /* the knee's rate: off at 0, and where a frame allows half a turn */
+    const float kn = opt->knee_speed * dt;
+    j->knee_on = kn > 0.0f && kn < 3.0f;
+    j->knee_c = cosf(kn);
+    j->knee_s = sinf(kn);
+    j->knee_clear = 0.01f * u;
     return a;
 }
 

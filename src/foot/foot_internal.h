@@ -66,6 +66,9 @@ enum {
     /* the lock's state (1 held); the public FOOT_LOCKED is it once the
      * weight is in in full (the foot down, its point still) */
     FOOT_HOLD,
+    /* the knee's bend off the animation's (cos, sin) in the last frame's
+     * target; (0, 0): none yet */
+    FOOT_KDC, FOOT_KDS,
     FOOT_COUNT
 };
 
@@ -157,6 +160,11 @@ typedef struct cik__foot_job {
     /* place: reach margin and soft reach; cos of half the limit tolerance */
     float margin, soft, threshold;
     float tol_cos;
+    /* the most the knee's bend may change beyond the animation's in a
+     * frame (cos, sin); knee_on 0: no limit; a lengthened leg's foot stays
+     * this far above its resting height */
+    float knee_c, knee_s, knee_clear;
+    int knee_on;
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */
     float ox, oz, sx, sz, umax, vmax;

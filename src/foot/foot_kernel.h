@@ -612,6 +612,73 @@ CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf re
     return v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
 }
 
+/* The most the knee's rate moves a target along its line from the hip, in
+ * reaches. */
+#define KNEE_SHIFT 0.08f
+
+CIK_INLINE vf clamp11(vf x) { return v_max(v_min(x, v_set1(1.0f)), v_set1(-1.0f)); }
+CIK_INLINE vf v_fms(vf a, vf b, vf c) { return v_sub(v_mul(a, b), c); }
+
+/* The knee's rate (cik_foot_options.knee_speed): the target t (|t - hip|^2
+ * = d2) of a foot not planted in full moved along its line from the hip so
+ * that its knee's bend, off the animation's by dev, differs from the last
+ * frame's dev (FOOT_KDC, FOOT_KDS) by at most the frame's angle, no
+ * farther than lmax; every foot's dev kept for the next frame. A bend from
+ * a hip-ankle distance d: cos = (d^2 - a^2 - b^2) / 2ab, a and b the
+ * thigh's and the shin's lengths, 0 straight. Angles as (cos, sin) pairs:
+ * no trigonometry. */
+CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, vf lmax)
+{
+    const cik__foot_consts *K = job->k;
+    float *const *F = job->f;
+    const vf z = v_set1(0.0f), one = v_set1(1.0f);
+    v3 th = kv3(K, LEG_THX, i), sh = kv3(K, LEG_SHX, i);
+    vf a2 = v3_dot(th, th), b2 = v3_dot(sh, sh), sum = v_add(a2, b2);
+    vf ab2 = v_mul(v_set1(2.0f), v_sqrt(v_mul(a2, b2)));
+    vf iab = v_div(one, v_max(ab2, v_set1(K_TINY)));
+    vf lim = sld(job, SCRATCH_LIM, i);
+    vf ca = clamp11(v_mul(v_fms(lim, lim, sum), iab)), sa = v_sqrt(v_max(v_fnma(ca, ca, one), z));
+    v3 v = v3_sub(t, hip);
+    vf d2 = v3_dot(v, v);
+    vf ct = clamp11(v_mul(v_sub(d2, sum), iab)), st = v_sqrt(v_max(v_fnma(ct, ct, one), z));
+    vf cd = v_fma(ct, ca, v_mul(st, sa)), sd = v_fms(st, ca, v_mul(ct, sa));
+    vf pc = ld((const float *const *)F, FOOT_KDC, i), ps = ld((const float *const *)F, FOOT_KDS, i);
+    vm valid = v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f));
+    vf cx = v_fma(cd, pc, v_mul(sd, ps)), sx = v_fms(sd, pc, v_mul(cd, ps));
+    vm over = w_and(w_and(valid, free), v_lt(cx, v_set1(job->knee_c)));
+    if (w_any(over)) {
+        vf kc = v_set1(job->knee_c), ks = v_sel(v_ge(sx, z), v_set1(job->knee_s), v_set1(-job->knee_s));
+        vf nc = v_fms(pc, kc, v_mul(ps, ks)), ns = v_fma(ps, kc, v_mul(pc, ks));
+        vf tc = v_fms(ca, nc, v_mul(sa, ns)), ts = v_fma(sa, nc, v_mul(ca, ns));
+        tc = v_sel(v_lt(ts, z), v_sel(v_gt(tc, z), one, v_set1(-1.0f)), tc);
+        vf dn = v_min(v_sqrt(v_max(v_fma(ab2, tc, sum), z)), lmax);
+        vf dc = v_sqrt(v_max(d2, v_set1(K_TINY)));
+        /* by at most KNEE_SHIFT of the reach: a foot that lets go for a
+         * frame and plants again is not flicked toward its hip */
+        vf cap = v_mul(kld(K, LEG_REACH, i), v_set1(KNEE_SHIFT));
+        dn = v_max(v_min(dn, v_add(dc, cap)), v_sub(dc, cap));
+        v3 tn = v3_add(hip, v3_scale(v, v_div(dn, dc)));
+        /* a lengthened leg puts the foot lower and farther out: only where
+         * it is off the ground (not planted) and stays clear of its
+         * resting height, which is the ground under the animated foot,
+         * not under the moved one (a swing foot brought up onto a step
+         * must get there) */
+        vm clear = w_and(v_gt(tn.y, v_add(sld(job, SCRATCH_REST, i), v_set1(job->knee_clear))),
+                         w_not(v_gt(ld((const float *const *)F, FOOT_PLANTED, i), z)));
+        over = w_and(over, w_or(v_lt(dn, dc), clear));
+        t = v3_sel(over, tn, t);
+        v = v3_sub(t, hip);
+        d2 = v3_dot(v, v);
+        ct = clamp11(v_mul(v_sub(d2, sum), iab));
+        st = v_sqrt(v_max(v_fnma(ct, ct, one), z));
+        cd = v_sel(over, v_fma(ct, ca, v_mul(st, sa)), cd);
+        sd = v_sel(over, v_fms(st, ca, v_mul(ct, sa)), sd);
+    }
+    pstore(job, F[FOOT_KDC], i, cd);
+    pstore(job, F[FOOT_KDS], i, sd);
+    return t;
+}
+
 /* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP):
  * the roots; a target farther than the animation's extension (and than
  * soft of the reach) brought in softly toward (1 - margin) of the reach:
@@ -707,6 +774,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             }
         }
         if (w_any(far)) t = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
+        if (job->knee_on) t = knee_rate(job, i, w_and(v_lt(w, one), w_not(v_gt(ld(cF, FOOT_PLANTED, i), z))), t, hip, lmax);
         v3_st(job, F, FOOT_TX, i, t);
         pstore(job, bs->target_x, i, t.x);
         pstore(job, bs->target_y, i, t.y);

@@ -112,6 +112,7 @@ typedef struct demo_options {
     int contacts; /* CIK_FOOT_CONTACTS_* */
     float plant_speed; /* --plant-speed (m/s), 0 = by the motion */
     float lift_speed;  /* --lift-speed (m/s), negative = the default */
+    float knee_speed;  /* --knee-speed (rad/s), negative = the default */
     int creature;      /* --creature: creature_kind (support/creatures.h), 0 the biped crowd */
 } demo_options;
 

@@ -72,6 +72,8 @@ static const char *usage =
     "                   1.1 and 1.6 for a clip faster than 1.8 m/s on average)\n"
     "  --lift-speed V   a planted foot whose heel, ball and toe all rise faster\n"
     "                   than V m/s lifts off (default 0.5; 0 off)\n"
+    "  --knee-speed V   a foot not planted in full bends its knee at most V rad/s\n"
+    "                   beyond the animation's own change (default 4; 0 off)\n"
     "  --dump PATH      also a CSV, one row per frame and foot: contacts, pelvis\n"
     "                   drop, animated and solved hip, knee, ankle, heel, ball, toe,\n"
     "                   the ground under the solved heel, ball, toe (docs/foot.md)\n"
@@ -124,6 +126,14 @@ static int parse_backend(const char *v, cik_backend *out)
     return -1;
 }
 
+/* A value >= 0 (finite) into *x: 0, else 1. */
+static int nonneg_value(const char *v, float *x)
+{
+    char *e;
+    *x = strtof(v, &e);
+    return *e || !(*x >= 0) || !isfinite(*x) ? 1 : 0;
+}
+
 /* One option and its value: 0, 1 for a bad value, -1 for an unknown
  * option. */
 static int parse_option(const char *a, const char *v, demo_options *o)
@@ -147,11 +157,8 @@ static int parse_option(const char *a, const char *v, demo_options *o)
         o->plant_speed = strtof(v, &e);
         return *e || !(o->plant_speed > 0) || !isfinite(o->plant_speed) ? 1 : 0;
     }
-    else if (!strcmp(a, "--lift-speed")) {
-        char *e;
-        o->lift_speed = strtof(v, &e);
-        return *e || !(o->lift_speed >= 0) || !isfinite(o->lift_speed) ? 1 : 0;
-    }
+    else if (!strcmp(a, "--lift-speed")) return nonneg_value(v, &o->lift_speed);
+    else if (!strcmp(a, "--knee-speed")) return nonneg_value(v, &o->knee_speed);
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
         char *e;
@@ -174,7 +181,7 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--lift-speed", "--creature"};
+                                       "--lift-speed", "--knee-speed", "--creature"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -307,6 +314,7 @@ int main(int argc, char **argv)
     o.backend = CIK_BACKEND_AUTO;
     o.start = CIK_FOOT_START_TWO_BONE;
     o.lift_speed = -1.0f;
+    o.knee_speed = -1.0f;
     int pr = parse_args(argc, argv, &o);
     if (pr) return pr == 1 ? 0 : EXIT_USAGE;
     if (o.creature != CREATURE_BIPED) return herd_main(&o);

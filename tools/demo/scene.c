@@ -337,6 +337,7 @@ static cik_foot_options foot_options(const demo_scene *sc)
         fo.release_speed = RUN_RELEASE_SPEED;
     }
     if (o->lift_speed >= 0) fo.lift_speed = o->lift_speed;
+    if (o->knee_speed >= 0) fo.knee_speed = o->knee_speed;
     if (o->plant_speed > 0) {
         /* released at 1.5 times the plant speed, the defaults' ratio */
         fo.plant_speed = o->plant_speed;
