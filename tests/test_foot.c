@@ -70,6 +70,24 @@ Test(heightfield, exact_on_planes)
         cr_assert_float_eq(ys[i], a + b * xs[i] + c * zs[i], 2e-5f);
         cr_assert_float_eq(ny[i], 1 / nl, 1e-5f);
     }
+    /* and gives cik_heightfield_sample's bits, heights alone and with
+     * normals, inside the grid (the interior paths) and over its border */
+    enum { M = 2000 };
+    static float mx[M], mz[M], my[M], mh[M], mnx[M], mny[M], mnz[M];
+    for (int i = 0; i < M; ++i) {
+        mx[i] = hf.origin_x + ((float)rand() / (float)RAND_MAX * 1.2f - 0.1f) * (NX - 1) * hf.spacing_x;
+        mz[i] = hf.origin_z + ((float)rand() / (float)RAND_MAX * 1.2f - 0.1f) * (NZ - 1) * hf.spacing_z;
+    }
+    cr_assert_eq(cik_heightfield_sample_many(&hf, M, mx, mz, mh, NULL, NULL, NULL), CIK_OK);
+    cr_assert_eq(cik_heightfield_sample_many(&hf, M, mx, mz, my, mnx, mny, mnz), CIK_OK);
+    for (int i = 0; i < M; ++i) {
+        float y;
+        cik_vec3 n;
+        cr_assert_eq(cik_heightfield_sample(&hf, mx[i], mz[i], &y, &n), CIK_OK);
+        cr_assert(y == mh[i] && y == my[i], "(%g, %g): %a, heights alone %a, with normals %a", mx[i], mz[i], y, mh[i],
+                  my[i]);
+        cr_assert_float_eq(mny[i], n.y, 1e-6f, "(%g, %g)", mx[i], mz[i]);
+    }
 }
 
 Test(heightfield, continuous_at_cell_edges)

@@ -264,7 +264,7 @@ typedef struct cik_foot_options {
  *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
  *  and 0.12 s out, lift speed 0.5 m/s), locking on (radius 0.12, unlock
- *  0.2 s), limit tolerance 0.05 rad. */
+ *  0.2 s), limit tolerance 0.05 rad, knee speed 4 rad/s. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */

@@ -100,13 +100,23 @@ cik_status cik_heightfield_sample(const cik_heightfield *hf, float x, float z, f
  * grid (1 <= ix, ix + 2 <= count_x - 1, likewise z): central differences
  * everywhere, read straight from the rows, no border cases. `p` points at
  * sample (ix, iz); `ix2`, `iz2` are 1 / (2 spacing). */
+/* The bilinear height in the cell at `p` (sample (ix, iz)), the weights and
+ * the sum in hf_sample's order: the same bits. */
+static inline float hf_bilinear(const float *p, ptrdiff_t row, float fu, float fv)
+{
+    float w00 = (1.0f - fu) * (1.0f - fv), w10 = fu * (1.0f - fv);
+    float w01 = (1.0f - fu) * fv, w11 = fu * fv;
+    const float *p1 = p + row;
+    return w00 * p[0] + w10 * p[1] + w01 * p1[0] + w11 * p1[1];
+}
+
 static inline void hf_sample_interior(const float *p, ptrdiff_t row, float fu, float fv, float ix2, float iz2,
                                       float *height, float *nx, float *ny, float *nz)
 {
     float w00 = (1.0f - fu) * (1.0f - fv), w10 = fu * (1.0f - fv);
     float w01 = (1.0f - fu) * fv, w11 = fu * fv;
     const float *p1 = p + row;
-    *height = w00 * p[0] + w10 * p[1] + w01 * p1[0] + w11 * p1[1];
+    *height = hf_bilinear(p, row, fu, fv);
     float gx00 = hf_slope((p[1] - p[-1]) * ix2), gz00 = hf_slope((p1[0] - p[-row]) * iz2);
     float gx10 = hf_slope((p[2] - p[0]) * ix2), gz10 = hf_slope((p1[1] - p[1 - row]) * iz2);
     float gx01 = hf_slope((p1[1] - p1[-1]) * ix2), gz01 = hf_slope((p1[row] - p[0]) * iz2);
@@ -137,15 +147,17 @@ cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count, con
     const float ix2 = 0.5f / hf->spacing_x, iz2 = 0.5f / hf->spacing_z;
     const ptrdiff_t row = hf->count_x;
     for (int i = 0; i < count; ++i) {
-        if (want_normal) {
-            /* the common case, a point away from the border: no clamping */
-            float u = (x[i] - hf->origin_x) / hf->spacing_x, v = (z[i] - hf->origin_z) / hf->spacing_z;
-            if (u >= 1.0f && u < umax - 2.0f && v >= 1.0f && v < vmax - 2.0f) {
-                int ix = (int)u, iz = (int)v;
-                hf_sample_interior(hf->heights + (ptrdiff_t)iz * row + ix, row, u - (float)ix, v - (float)iz, ix2,
-                                   iz2, &height[i], &normal_x[i], &normal_y[i], &normal_z[i]);
-                continue;
-            }
+        /* the common case, a point away from the border: no clamping */
+        float u = (x[i] - hf->origin_x) / hf->spacing_x, v = (z[i] - hf->origin_z) / hf->spacing_z;
+        if (u >= 1.0f && u < umax - 2.0f && v >= 1.0f && v < vmax - 2.0f) {
+            int ix = (int)u, iz = (int)v;
+            const float *p = hf->heights + (ptrdiff_t)iz * row + ix;
+            if (want_normal)
+                hf_sample_interior(p, row, u - (float)ix, v - (float)iz, ix2, iz2, &height[i], &normal_x[i],
+                                   &normal_y[i], &normal_z[i]);
+            else
+                height[i] = hf_bilinear(p, row, u - (float)ix, v - (float)iz);
+            continue;
         }
         cik_vec3 n;
         hf_sample(hf, x[i], z[i], &height[i], want_normal ? &n : NULL);
