@@ -300,6 +300,16 @@ Test(herd, four_segment_leg_over_a_step_edge)
     cik_herd_destroy(sc.h);
 }
 
+/* Eight characters of `pose` standing in a row along x, 2 m apart from
+ * x = dx - 8 at z, character c turned by c yaw_step. */
+static void stand_in_a_row(herd_scene *sc, const creature_pose *pose, float dx, float z, float yaw_step)
+{
+    for (int c = 0; c < 8; ++c) {
+        cik_vec3 at = {(float)(2 * c) - 8.0f + dx, 0.0f, z};
+        creature_pose_write(pose, &sc->s, c, at, yaw_step * (float)c, 0);
+    }
+}
+
 /* Legs that all ease in (the caller's weight 0.5 on every foot) on flat
  * ground need no height: the body stays at the animation's, whatever
  * max_raise allows (a leg's need used to ease in from max_raise, so that
@@ -319,10 +329,7 @@ Test(herd, easing_legs_do_not_lift_the_body)
         o.max_raise = raises[k];
         cr_assert_eq(cik_herd_reset(sc.h), CIK_OK);
         for (int frame = 0; frame < 20; ++frame) {
-            for (int c = 0; c < 8; ++c) {
-                cik_vec3 at = {(float)(2 * c) - 8.0f, 0.0f, 0.0f};
-                creature_pose_write(&pose, &sc.s, c, at, 0.2f * (float)c, 0);
-            }
+            stand_in_a_row(&sc, &pose, 0.0f, 0.0f, 0.2f);
             for (int f = 0; f < sc.s.foot_count; ++f) sc.s.weight[f] = 0.5f;
             cr_assert_eq(cik_herd_frame(sc.h, &pf.hf, &o, 0.0f), CIK_OK);
             for (int c = 0; c < 8; ++c)
@@ -345,10 +352,10 @@ Test(herd, a_teleported_herd_does_not_drag_its_feet)
     creature_stance(CREATURE_QUADRUPED, &sc.body, &pose);
     cik_herd_options o = cik_herd_default_options();
     for (int frame = 0; frame < 12; ++frame) {
-        for (int c = 0; c < 8; ++c) {
-            cik_vec3 at = {(float)(2 * c) - 8.0f + (frame < 6 ? 0.0f : 15.0f), 0.0f, frame < 6 ? -5.0f : 15.0f};
-            creature_pose_write(&pose, &sc.s, c, at, 0.3f * (float)c, 0);
-        }
+        if (frame < 6)
+            stand_in_a_row(&sc, &pose, 0.0f, -5.0f, 0.3f);
+        else
+            stand_in_a_row(&sc, &pose, 15.0f, 15.0f, 0.3f);
         cr_assert_eq(cik_herd_frame(sc.h, &pf.hf, &o, 0.0f), CIK_OK);
         for (int f = 0; f < sc.s.foot_count; ++f) {
             float dx = sc.s.foot_x[f] - sc.s.anim_foot_x[f], dz = sc.s.foot_z[f] - sc.s.anim_foot_z[f];

@@ -566,7 +566,8 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->threshold = opt->solver.threshold * u;
     /* tolerance 0: every limited rotation clamped (|dot| is never below 2) */
     j->tol_cos = opt->limit_tolerance > 0.0f ? cosf(0.5f * opt->limit_tolerance) : 2.0f;
-    /* the knee's rate: off at 0, and where a frame allows half a turn */
+    /* the knee's rate: off at 0, and where a frame allows 3 rad or more
+     * (no knee bends that far: nothing to limit) */
     const float kn = opt->knee_speed * dt;
     j->knee_on = kn > 0.0f && kn < 3.0f;
     j->knee_c = cosf(kn);

@@ -619,38 +619,61 @@ CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf re
 CIK_INLINE vf clamp11(vf x) { return v_max(v_min(x, v_set1(1.0f)), v_set1(-1.0f)); }
 CIK_INLINE vf v_fms(vf a, vf b, vf c) { return v_sub(v_mul(a, b), c); }
 
-/* The knee's rate (cik_foot_options.knee_speed): the target t (|t - hip|^2
- * = d2) of a foot not planted in full moved along its line from the hip so
- * that its knee's bend, off the animation's by dev, differs from the last
- * frame's dev (FOOT_KDC, FOOT_KDS) by at most the frame's angle, no
- * farther than lmax; every foot's dev kept for the next frame. A bend from
- * a hip-ankle distance d: cos = (d^2 - a^2 - b^2) / 2ab, a and b the
- * thigh's and the shin's lengths, 0 straight. Angles as (cos, sin) pairs:
- * no trigonometry. */
+/* Angles as (cos, sin) pairs: a - b and a + b. */
+CIK_INLINE void angle_sub(vf ca, vf sa, vf cb, vf sb, vf *c, vf *s)
+{
+    *c = v_fma(ca, cb, v_mul(sa, sb));
+    *s = v_fms(sa, cb, v_mul(ca, sb));
+}
+
+CIK_INLINE void angle_add(vf ca, vf sa, vf cb, vf sb, vf *c, vf *s)
+{
+    *c = v_fms(ca, cb, v_mul(sa, sb));
+    *s = v_fma(sa, cb, v_mul(ca, sb));
+}
+
+/* A knee's bend (cos, sin; 0 straight) for a hip-ankle distance squared d2:
+ * cos = (d2 - a^2 - b^2) / 2ab, `sum` = a^2 + b^2, `iab` = 1 / 2ab, a and b
+ * the thigh's and the shin's lengths. */
+CIK_INLINE void bend_of(vf d2, vf sum, vf iab, vf *c, vf *s)
+{
+    *c = clamp11(v_mul(v_sub(d2, sum), iab));
+    *s = v_sqrt(v_max(v_fnma(*c, *c, v_set1(1.0f)), v_set1(0.0f)));
+}
+
+/* The knee's rate (cik_foot_options.knee_speed): the target t of a foot on
+ * the lanes of `free` moved along its line from the hip so that its knee's
+ * bend, off the animation's by dev, differs from the last frame's dev
+ * (FOOT_KDC, FOOT_KDS) by at most the frame's angle, no farther than lmax
+ * and by at most KNEE_SHIFT of the reach; every foot's dev kept for the
+ * next frame. Angles as (cos, sin) pairs: no trigonometry. */
 CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, vf lmax)
 {
     const cik__foot_consts *K = job->k;
     float *const *F = job->f;
-    const vf z = v_set1(0.0f), one = v_set1(1.0f);
+    const float *const *cF = (const float *const *)F;
+    const vf z = v_set1(0.0f);
     v3 th = kv3(K, LEG_THX, i), sh = kv3(K, LEG_SHX, i);
     vf a2 = v3_dot(th, th), b2 = v3_dot(sh, sh), sum = v_add(a2, b2);
     vf ab2 = v_mul(v_set1(2.0f), v_sqrt(v_mul(a2, b2)));
-    vf iab = v_div(one, v_max(ab2, v_set1(K_TINY)));
-    vf lim = sld(job, SCRATCH_LIM, i);
-    vf ca = clamp11(v_mul(v_fms(lim, lim, sum), iab)), sa = v_sqrt(v_max(v_fnma(ca, ca, one), z));
+    vf iab = v_div(v_set1(1.0f), v_max(ab2, v_set1(K_TINY)));
+    vf lim = sld(job, SCRATCH_LIM, i), ca, sa, ct, st, cd, sd, cx, sx;
+    bend_of(v_mul(lim, lim), sum, iab, &ca, &sa); /* the animation's */
     v3 v = v3_sub(t, hip);
     vf d2 = v3_dot(v, v);
-    vf ct = clamp11(v_mul(v_sub(d2, sum), iab)), st = v_sqrt(v_max(v_fnma(ct, ct, one), z));
-    vf cd = v_fma(ct, ca, v_mul(st, sa)), sd = v_fms(st, ca, v_mul(ct, sa));
-    vf pc = ld((const float *const *)F, FOOT_KDC, i), ps = ld((const float *const *)F, FOOT_KDS, i);
+    bend_of(d2, sum, iab, &ct, &st); /* the target's */
+    angle_sub(ct, st, ca, sa, &cd, &sd);
+    vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
     vm valid = v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f));
-    vf cx = v_fma(cd, pc, v_mul(sd, ps)), sx = v_fms(sd, pc, v_mul(cd, ps));
+    angle_sub(cd, sd, pc, ps, &cx, &sx); /* the change of dev */
     vm over = w_and(w_and(valid, free), v_lt(cx, v_set1(job->knee_c)));
     if (w_any(over)) {
-        vf kc = v_set1(job->knee_c), ks = v_sel(v_ge(sx, z), v_set1(job->knee_s), v_set1(-job->knee_s));
-        vf nc = v_fms(pc, kc, v_mul(ps, ks)), ns = v_fma(ps, kc, v_mul(pc, ks));
-        vf tc = v_fms(ca, nc, v_mul(sa, ns)), ts = v_fma(sa, nc, v_mul(ca, ns));
-        tc = v_sel(v_lt(ts, z), v_sel(v_gt(tc, z), one, v_set1(-1.0f)), tc);
+        /* the allowed dev, then the bend it gives */
+        vf ks = v_sel(v_ge(sx, z), v_set1(job->knee_s), v_set1(-job->knee_s)), nc, ns, tc, ts;
+        angle_add(pc, ps, v_set1(job->knee_c), ks, &nc, &ns);
+        angle_add(ca, sa, nc, ns, &tc, &ts);
+        /* beyond straight or fully folded: there */
+        tc = v_sel(v_lt(ts, z), v_sel(v_gt(tc, z), v_set1(1.0f), v_set1(-1.0f)), tc);
         vf dn = v_min(v_sqrt(v_max(v_fma(ab2, tc, sum), z)), lmax);
         vf dc = v_sqrt(v_max(d2, v_set1(K_TINY)));
         /* by at most KNEE_SHIFT of the reach: a foot that lets go for a
@@ -664,15 +687,14 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, 
          * not under the moved one (a swing foot brought up onto a step
          * must get there) */
         vm clear = w_and(v_gt(tn.y, v_add(sld(job, SCRATCH_REST, i), v_set1(job->knee_clear))),
-                         w_not(v_gt(ld((const float *const *)F, FOOT_PLANTED, i), z)));
+                         w_not(v_gt(ld(cF, FOOT_PLANTED, i), z)));
         over = w_and(over, w_or(v_lt(dn, dc), clear));
         t = v3_sel(over, tn, t);
         v = v3_sub(t, hip);
-        d2 = v3_dot(v, v);
-        ct = clamp11(v_mul(v_sub(d2, sum), iab));
-        st = v_sqrt(v_max(v_fnma(ct, ct, one), z));
-        cd = v_sel(over, v_fma(ct, ca, v_mul(st, sa)), cd);
-        sd = v_sel(over, v_fms(st, ca, v_mul(ct, sa)), sd);
+        bend_of(v3_dot(v, v), sum, iab, &ct, &st);
+        angle_sub(ct, st, ca, sa, &nc, &ns);
+        cd = v_sel(over, nc, cd);
+        sd = v_sel(over, ns, sd);
     }
     pstore(job, F[FOOT_KDC], i, cd);
     pstore(job, F[FOOT_KDS], i, sd);

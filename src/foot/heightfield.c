@@ -50,6 +50,16 @@ static inline void hf_grad(const cik_heightfield *hf, int ix, int iz, float *gx,
     *gz = hf_slope((hf_at(hf, ix, z1) - hf_at(hf, ix, z0)) / ((float)(z1 - z0) * hf->spacing_z));
 }
 
+/* The bilinear height in the cell whose sample (ix, iz) `p` points at, row
+ * the samples per row: every sampler's (the same bits on every path). */
+static inline float hf_bilinear(const float *p, ptrdiff_t row, float fu, float fv)
+{
+    float w00 = (1.0f - fu) * (1.0f - fv), w10 = fu * (1.0f - fv);
+    float w01 = (1.0f - fu) * fv, w11 = fu * fv;
+    const float *p1 = p + row;
+    return w00 * p[0] + w10 * p[1] + w01 * p1[0] + w11 * p1[1];
+}
+
 static inline void hf_sample(const cik_heightfield *hf, float x, float z, float *height,
                              cik_vec3 *normal)
 {
@@ -65,10 +75,7 @@ static inline void hf_sample(const cik_heightfield *hf, float x, float z, float 
     float fu = u - (float)ix, fv = v - (float)iz;
     float w00 = (1.0f - fu) * (1.0f - fv), w10 = fu * (1.0f - fv);
     float w01 = (1.0f - fu) * fv, w11 = fu * fv;
-    if (height) {
-        *height = w00 * hf_at(hf, ix, iz) + w10 * hf_at(hf, ix + 1, iz) +
-                  w01 * hf_at(hf, ix, iz + 1) + w11 * hf_at(hf, ix + 1, iz + 1);
-    }
+    if (height) *height = hf_bilinear(hf->heights + (size_t)iz * (size_t)hf->count_x + (size_t)ix, hf->count_x, fu, fv);
     if (normal) {
         float gx00, gz00, gx10, gz10, gx01, gz01, gx11, gz11;
         hf_grad(hf, ix, iz, &gx00, &gz00);
@@ -100,16 +107,6 @@ cik_status cik_heightfield_sample(const cik_heightfield *hf, float x, float z, f
  * grid (1 <= ix, ix + 2 <= count_x - 1, likewise z): central differences
  * everywhere, read straight from the rows, no border cases. `p` points at
  * sample (ix, iz); `ix2`, `iz2` are 1 / (2 spacing). */
-/* The bilinear height in the cell at `p` (sample (ix, iz)), the weights and
- * the sum in hf_sample's order: the same bits. */
-static inline float hf_bilinear(const float *p, ptrdiff_t row, float fu, float fv)
-{
-    float w00 = (1.0f - fu) * (1.0f - fv), w10 = fu * (1.0f - fv);
-    float w01 = (1.0f - fu) * fv, w11 = fu * fv;
-    const float *p1 = p + row;
-    return w00 * p[0] + w10 * p[1] + w01 * p1[0] + w11 * p1[1];
-}
-
 static inline void hf_sample_interior(const float *p, ptrdiff_t row, float fu, float fv, float ix2, float iz2,
                                       float *height, float *nx, float *ny, float *nz)
 {
