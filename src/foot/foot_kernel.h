@@ -544,7 +544,16 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf part = v_min(one, v_mul(v_set1(FLAT_TURN_SIN), v_rsqrt(v_max(rs2, v_set1(K_TINY)))));
         rt = q_norm(q4(v_mul(rt.x, part), v_mul(rt.y, part), v_mul(rt.z, part), v_fma(part, v_sub(rt.w, one), one)));
         vq dp = q_mul(rt, ft);
-        vq df = q_sel(v_lt(w, one), q_nlerp(fy, dp, w), dp);
+        /* the sole comes onto the ground in half the weight's easing: a
+         * foot down on the ground lies on it (with the weight's own curve
+         * a landing foot stood up to 7 degrees off the ground for a frame);
+         * the caller's weights are its own curve */
+        vf wo = w;
+        if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
+            vf e = ld(cF, FOOT_EASE, i);
+            wo = v_sel(v_lt(v_abs(e), v_set1(2.0f)), smooth01(v_add(e, e)), w); /* NaN: the weight */
+        }
+        vq df = q_sel(v_lt(wo, one), q_nlerp(fy, dp, wo), dp);
         q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* resting: the ankle height that puts the lowest point on its ground */
         v3 d[3];
@@ -868,11 +877,29 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
         vf pen = v_set1(-1e30f);
         for (int k = 0; k < 3; ++k) pen = v_max(pen, v_sub(ld(cF, FOOT_CY + k, i), ld(cF, FOOT_PTY + k, i)));
         vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, eps));
-        sst(job, SCRATCH_NEED, i, v_sel(raise, v_set1(1.0f), z));
-        if (!w_any(raise)) continue;
+        /* a held foot at full weight whose pivot align left off its anchor
+         * (the foot turns about the ankle, the pivot a heel or a toe away
+         * from it: the ankle's limit, a raise on a slope or a step edge)
+         * has its target moved across by what the pivot is off, so the
+         * lock holds */
+        vf pv = ld(cF, FOOT_PIVOT, i);
+        vf ox = v_sub(ld(cF, FOOT_ANCX, i), pick3(pv, ld(cF, FOOT_PTX, i), ld(cF, FOOT_PTX + 1, i), ld(cF, FOOT_PTX + 2, i)));
+        vf oz = v_sub(ld(cF, FOOT_ANCZ, i), pick3(pv, ld(cF, FOOT_PTZ, i), ld(cF, FOOT_PTZ + 1, i), ld(cF, FOOT_PTZ + 2, i)));
+        vm slid = w_and(v_gt(ld(cF, FOOT_HOLD, i), z), v_gt(v_fma(ox, ox, v_mul(oz, oz)), v_set1(job->settle_slide2)));
+        slid = w_and(slid, v_ge(ld(cF, FOOT_WEIGHT, i), v_set1(0.999f)));
+        vm moved = w_or(raise, slid);
+        sst(job, SCRATCH_NEED, i, v_sel(moved, v_set1(1.0f), z));
+        if (!w_any(moved)) continue;
         vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
         pstore(job, F[FOOT_TY], i, ty);
         pstore(job, bs->target_y, i, ty);
+        if (!w_any(slid)) continue;
+        vf tx = v_sel(slid, v_add(ld(cF, FOOT_TX, i), ox), ld(cF, FOOT_TX, i));
+        vf tz = v_sel(slid, v_add(ld(cF, FOOT_TZ, i), oz), ld(cF, FOOT_TZ, i));
+        pstore(job, F[FOOT_TX], i, tx);
+        pstore(job, F[FOOT_TZ], i, tz);
+        pstore(job, bs->target_x, i, tx);
+        pstore(job, bs->target_z, i, tz);
     }
 }
 
