@@ -72,6 +72,8 @@ crowdik_bad_input(demo_out_missing_folder 3 "cannot write .*No such file" ${demo
 crowdik_bad_input(demo_terrain_unknown 2 "bad value 'hilly' for --terrain" ${demo} --terrain hilly)
 crowdik_bad_input(demo_ground_unknown 2 "bad value 'raycast' for --ground" ${demo} --ground raycast)
 crowdik_bad_input(demo_contacts_unknown 2 "bad value 'feet' for --contacts" ${demo} --contacts feet)
+crowdik_bad_input(demo_loop_unknown 2 "bad value 'smooth' for --loop" ${demo} --loop smooth)
+crowdik_bad_input(demo_loop_missing 2 "--loop needs a value" ${demo} --loop)
 crowdik_bad_input(demo_plant_speed_zero 2 "bad value '0' for --plant-speed" ${demo} --plant-speed 0)
 crowdik_bad_input(demo_plant_speed_word 2 "bad value 'slow' for --plant-speed" ${demo} --plant-speed slow)
 crowdik_bad_input(demo_dump_missing 2 "--dump needs a value" ${demo} --dump)
@@ -143,6 +145,15 @@ if(Python3_Interpreter_FOUND)
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_measures.cmake)
     set_tests_properties(tool_demo_measures_${case} PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
   endforeach()
+  # a clip's loop: the raw wrap jumps, the cross-faded one does not
+  # (tests/tools/demo_loop.cmake), on the jog, whose first and last frames
+  # are at different gait phases
+  add_test(NAME tool_demo_loop
+           COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}
+                   -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_loop.py
+                   -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_02_03_runjog_daz.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_loop
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_loop.cmake)
+  set_tests_properties(tool_demo_loop PROPERTIES TIMEOUT 180 SKIP_REGULAR_EXPRESSION "SKIPPED:")
 endif()
 
 # Legal BVH variants (channel order, hex floats, root rotation first) pass

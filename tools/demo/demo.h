@@ -53,11 +53,21 @@ typedef struct pose {
     float weight[2];
 } pose;
 
+/* How a clip loops (--loop): LOOP_BLEND (the default) from a start frame
+ * in its first 0.25 s to the end frame of its second half whose pose and
+ * velocities match it best, the next loop cross-faded in from the frames
+ * past the end; LOOP_RAW from its last frame straight back to its first. */
+enum { LOOP_BLEND, LOOP_RAW };
+
 /* A BVH clip turned into poses for the demo's rig. */
 typedef struct clip_anim {
     int frames; /* usable frames (the clip's frames 1..N-1) */
     float dt;   /* seconds per clip frame */
     pose *poses;
+    /* the loop, in poses (pose f is the clip's frame f + 1): it plays
+     * loop_start .. loop_end, the first `fade` frames of each loop blended
+     * from the frames past loop_end into those past loop_start (0: none) */
+    int loop_start, loop_end, fade;
     cik_vec3 travel; /* root travel over the loop, character space, metres */
     float speed;     /* mean speed over the loop, metres per second */
     float scale;
@@ -86,12 +96,15 @@ void procedural_rig(float s, rig *r);
 /* Procedural walk at time t (seconds) for body size s. */
 void walk_pose(const rig *r, float s, float t, pose *out);
 /* Loads a clip (legs by name, or by `legs_spec` "L,K,A[,T]:R,K,A[,T]");
- * scale_opt > 0 overrides the detected scale. 0, or -1 with a message in
- * err and nothing to free. */
-int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz);
+ * scale_opt > 0 overrides the detected scale; `loop` is LOOP_*. 0, or -1
+ * with a message in err and nothing to free. */
+int clip_load(const char *path, const char *legs_spec, float scale_opt, int loop, clip_anim *ca, char *err,
+              size_t errsz);
 void clip_free(clip_anim *ca);
-/* The clip at time t, looped; `out` (may be NULL) gets the pose. Returns
- * where the pelvis is (character space, x and z, travel carried on). */
+/* The clip at time t, looped as loaded; `out` (may be NULL) gets the pose.
+ * Returns where the pelvis is (character space, x and z, travel carried
+ * on); pose and pelvis are continuous in t, across the loop's wrap too,
+ * with LOOP_BLEND. */
 cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out);
 
 /* ---------------------------------------------------------------- scene.c */
@@ -114,6 +127,7 @@ typedef struct demo_options {
     float lift_speed;  /* --lift-speed (m/s), negative = the default */
     float knee_speed;  /* --knee-speed (rad/s), negative = the default */
     int creature;      /* --creature: creature_kind (support/creatures.h), 0 the biped crowd */
+    int loop;          /* --loop: LOOP_* */
 } demo_options;
 
 typedef struct character {

@@ -56,6 +56,11 @@ static const char *usage =
     "  --bvh FILE       drive the crowd with a BVH clip instead of the built-in walk\n"
     "                   (legs found by name, scale detected from the leg length)\n"
     "  --bvh-scale F    file units to metres (default: detected)\n"
+    "  --loop MODE      how --bvh loops: blend (default: from a start in the clip's\n"
+    "                   first 0.25 s to the end in its second half that matches it\n"
+    "                   best in pose and velocity, cross-faded over up to 0.25 s)\n"
+    "                   or raw (last frame straight back to the first: the pose\n"
+    "                   jumps)\n"
     "  --legs L:R       leg joints for --bvh, e.g.\n"
     "                   LeftUpLeg,LeftLeg,LeftFoot,LeftToeBase:RightUpLeg,RightLeg,RightFoot,RightToeBase\n"
     "  --start MODE     deprecated, no effect: the legs start from the animation\n"
@@ -115,6 +120,8 @@ static const char *const terrain_names[2] = {"procedural", "flat"};
 static const char *const ground_names[2] = {"heightfield", "exact"};
 /* in the order of CIK_FOOT_CONTACTS_ANIMATION, _WEIGHTS */
 static const char *const contacts_names[2] = {"animation", "weights"};
+/* in the order of LOOP_BLEND, LOOP_RAW */
+static const char *const loop_names[2] = {"blend", "raw"};
 
 static int parse_backend(const char *v, cik_backend *out)
 {
@@ -152,6 +159,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     else if (!strcmp(a, "--terrain")) return parse_name(v, terrain_names, 2, &o->terrain) ? 1 : 0;
     else if (!strcmp(a, "--ground")) return parse_name(v, ground_names, 2, &o->exact) ? 1 : 0;
     else if (!strcmp(a, "--contacts")) return parse_name(v, contacts_names, 2, &o->contacts) ? 1 : 0;
+    else if (!strcmp(a, "--loop")) return parse_name(v, loop_names, 2, &o->loop) ? 1 : 0;
     else if (!strcmp(a, "--plant-speed")) {
         char *e;
         o->plant_speed = strtof(v, &e);
@@ -181,7 +189,7 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--lift-speed", "--knee-speed", "--creature"};
+                                       "--lift-speed", "--knee-speed", "--creature", "--loop"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -263,11 +271,18 @@ static void print_report(const demo_scene *sc, demo_stats *st)
            1e3 * fo.solver.threshold, fo.solver.max_iterations, o->contacts ? "demo's weights" : "animation",
            sc->run ? " (a run: plant 1.1, release 1.6 m/s)" : "", terrain_names[o->terrain],
            o->exact ? "exact (the demo's own contacts)" : "heightfield");
-    if (o->bvh_path)
-        report("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m)\n", o->bvh_path,
-               sc->clip.frames, 1.0 / sc->clip.dt, sc->clip.scale, sc->clip.legs_desc,
-               sc->clip.rig.leg[0].ankle_height);
-    else
+    if (o->bvh_path) {
+        /* the loop in the file's frame numbers (frame 0 the reference pose) */
+        const clip_anim *ca = &sc->clip;
+        char loop[96];
+        if (ca->fade > 0)
+            snprintf(loop, sizeof loop, "looped frames %d..%d, %.2f s cross-fade", ca->loop_start + 1,
+                     ca->loop_end + 1, (double)ca->fade * ca->dt);
+        else
+            snprintf(loop, sizeof loop, "looped frames %d..%d, no cross-fade", ca->loop_start + 1, ca->loop_end + 1);
+        report("motion: %s (%d frames at %.0f fps, scale %.6g m/unit, legs %s; ankle height %.3f m; %s)\n",
+               o->bvh_path, ca->frames, 1.0 / ca->dt, ca->scale, ca->legs_desc, ca->rig.leg[0].ankle_height, loop);
+    } else
         report("motion: procedural walk, 1.1 m/s, 1 s cycle\n");
     if (o->plant_speed > 0)
         report("contacts: plant below %.2f m/s, release above %.2f m/s\n", o->plant_speed, 1.5 * o->plant_speed);

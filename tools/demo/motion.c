@@ -1,7 +1,8 @@
 /*
  * crowdik_demo's motion: the procedural terrain, the characters' rigs, the
- * procedural walk and a BVH clip turned into poses for the rig and played
- * back at the demo's rate.
+ * procedural walk and a BVH clip turned into poses for the rig, looped
+ * (seamlessly by default: a cross-fade from its end into its start) and
+ * played back at the demo's rate.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -342,7 +343,85 @@ static void clip_level_floor(clip_anim *ca, const clip_tracks *tr)
     for (int f = 0; f < ca->frames; ++f) ca->poses[f].pelvis.y -= (float)(slope * ((double)f - mean));
 }
 
-int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_anim *ca, char *err, size_t errsz)
+/* ---------------------------------------------------------------- loop */
+
+/* The angle (radians) of the rotation between unit quaternions a and b,
+ * either sign. */
+static double quat_angle(cik_quat a, cik_quat b)
+{
+    double d = fabs((double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w);
+    return 2.0 * acos(d < 1.0 ? d : 1.0);
+}
+
+/* The rotation from q[f] to q[f + 1] in q[f]'s frame: a joint's one-frame
+ * velocity. */
+static cik_quat quat_step(cik_quat a, cik_quat b) { return quat_normalize(quat_mul(quat_conj(a), b)); }
+
+/* How far poses i and j are apart for a loop that plays into j and goes on
+ * from i (the gait's phase, not only its pose): the squared sum of both
+ * legs' hip, knee and ankle and the pelvis's rotation angles (radians) and
+ * the pelvis height (LOOP_HEIGHT_W per metre), and of the same quantities'
+ * one-frame velocities (LOOP_VELOCITY_S seconds of the difference in
+ * rad/s or m/s). i + 1 and j + 1 are poses. */
+#define LOOP_HEIGHT_W 10.0
+#define LOOP_VELOCITY_S 0.1
+static double loop_distance(const clip_anim *ca, int i, int j)
+{
+    const pose *a = &ca->poses[i], *a1 = &ca->poses[i + 1], *b = &ca->poses[j], *b1 = &ca->poses[j + 1];
+    const double v = LOOP_VELOCITY_S / (double)ca->dt;
+    double d = 0, x;
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 3; ++k) {
+            x = quat_angle(a->q[s][k], b->q[s][k]);
+            d += x * x;
+            x = v * quat_angle(quat_step(a->q[s][k], a1->q[s][k]), quat_step(b->q[s][k], b1->q[s][k]));
+            d += x * x;
+        }
+    x = quat_angle(a->pelvis_q, b->pelvis_q);
+    d += x * x;
+    x = v * quat_angle(quat_step(a->pelvis_q, a1->pelvis_q), quat_step(b->pelvis_q, b1->pelvis_q));
+    d += x * x;
+    x = LOOP_HEIGHT_W * ((double)a->pelvis.y - b->pelvis.y);
+    d += x * x;
+    x = LOOP_HEIGHT_W * v * (((double)a1->pelvis.y - a->pelvis.y) - ((double)b1->pelvis.y - b->pelvis.y));
+    d += x * x;
+    return d;
+}
+
+/* --loop blend: the start among the first LOOP_FADE_S seconds (and the
+ * first quarter) of the clip, the end in its second half, where
+ * loop_distance is least; then the cross-fade, LOOP_FADE_S seconds or the
+ * frames there are past the end or in the loop, whichever is fewest. A
+ * clip of fewer than 8 poses loops raw. */
+#define LOOP_FADE_S 0.25f
+static void clip_pick_loop(clip_anim *ca)
+{
+    const int nf = ca->frames;
+    ca->loop_start = 0;
+    ca->loop_end = nf - 1;
+    ca->fade = 0;
+    if (nf < 8) return;
+    int k0 = (int)(LOOP_FADE_S / ca->dt + 0.5f);
+    if (k0 < 1) k0 = 1;
+    int smax = k0 < nf / 4 ? k0 : nf / 4;
+    double best = -1;
+    for (int s = 0; s <= smax; ++s)
+        for (int e = nf / 2; e <= nf - 2; ++e) {
+            double d = loop_distance(ca, s, e);
+            if (best < 0 || d < best) {
+                best = d;
+                ca->loop_start = s;
+                ca->loop_end = e;
+            }
+        }
+    int k = k0, past = nf - 1 - ca->loop_end, len = ca->loop_end - ca->loop_start;
+    if (k > past) k = past;
+    if (k > len) k = len;
+    ca->fade = k;
+}
+
+int clip_load(const char *path, const char *legs_spec, float scale_opt, int loop, clip_anim *ca, char *err,
+              size_t errsz)
 {
     memset(ca, 0, sizeof *ca);
     bvh_clip c;
@@ -382,9 +461,12 @@ int clip_load(const char *path, const char *legs_spec, float scale_opt, clip_ani
         ca->poses[f].pelvis.x -= r0.x;
         ca->poses[f].pelvis.z -= r0.z;
     }
-    ca->travel = vec3_sub(tr.root[nf - 1], r0);
+    ca->loop_start = 0;
+    ca->loop_end = nf - 1;
+    if (loop == LOOP_BLEND) clip_pick_loop(ca);
+    ca->travel = vec3_sub(tr.root[ca->loop_end], tr.root[ca->loop_start]);
     ca->travel.y = 0;
-    ca->speed = vec3_length(ca->travel) / ((float)(nf - 1) * ca->dt);
+    ca->speed = vec3_length(ca->travel) / ((float)(ca->loop_end - ca->loop_start) * ca->dt);
     rc = 0;
 done:
     free(hs);
@@ -403,18 +485,12 @@ void clip_free(clip_anim *ca)
     memset(ca, 0, sizeof *ca);
 }
 
-/* The clip at time t (seconds), looped with its travel carried on,
- * resampled between its frames: joint and pelvis rotations slerped, the
- * pelvis position and the IK weights lerped. The demo runs at 60 Hz and a
- * clip at its own rate (120 Hz for the CMU clips); picking the nearest
- * frame would make the motion step whenever the rates do not divide. `out`
- * (may be NULL) gets the pose; returns where the pelvis is (character space,
- * x and z). */
-cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
+/* The clip at frame x (poses, 0 .. frames - 1), between its frames:
+ * joint and pelvis rotations slerped, the pelvis position and the IK
+ * weights lerped. `out` (may be NULL) gets the pose; returns the pelvis
+ * position. */
+static cik_vec3 clip_at(const clip_anim *ca, float x, pose *out)
 {
-    float loop = (float)(ca->frames - 1) * ca->dt;
-    float loops = floorf(t / loop);
-    float x = (t - loops * loop) / ca->dt;
     int f0 = (int)floorf(x);
     if (f0 < 0) f0 = 0;
     if (f0 > ca->frames - 2) f0 = ca->frames - 2;
@@ -427,6 +503,54 @@ cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
         for (int s = 0; s < 2; ++s) {
             for (int j = 0; j < 3; ++j) out->q[s][j] = quat_slerp(a->q[s][j], b->q[s][j], u);
             out->weight[s] = a->weight[s] + (b->weight[s] - a->weight[s]) * u;
+        }
+    }
+    return p;
+}
+
+/* The clip at time t (seconds), looped with its travel carried on,
+ * resampled between its frames (clip_at). The demo runs at 60 Hz and a
+ * clip at its own rate (120 Hz for the CMU clips); picking the nearest
+ * frame would make the motion step whenever the rates do not divide.
+ *
+ * LOOP_RAW plays poses 0 .. frames - 1 and starts again at 0. With a
+ * cross-fade (LOOP_BLEND), u frames into a loop (0 <= u < loop_end -
+ * loop_start) the pose is that of frame loop_start + u, except over the
+ * first `fade` frames: there it goes from frame loop_end + u (the clip
+ * going on past the loop's end, its pelvis moved back by the loop's travel)
+ * to loop_start + u, weight smoothstep(u / fade), rotations slerped, the
+ * pelvis position and the weights lerped. At u = 0 that is the pose the
+ * last loop ended on, at u = fade the clip's own, and the blend's weight
+ * is flat at both ends: the pose and its velocity are continuous. */
+cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
+{
+    if (ca->fade <= 0) {
+        float loop = (float)(ca->loop_end - ca->loop_start) * ca->dt;
+        float loops = floorf(t / loop);
+        float x = (t - loops * loop) / ca->dt + (float)ca->loop_start;
+        cik_vec3 p = clip_at(ca, x, out);
+        return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));
+    }
+    const float len = (float)(ca->loop_end - ca->loop_start), fade = (float)ca->fade;
+    const float loop = len * ca->dt;
+    float loops = floorf(t / loop);
+    float u = clampf((t - loops * loop) / ca->dt, 0.0f, len);
+    if (u >= fade) {
+        cik_vec3 p = clip_at(ca, (float)ca->loop_start + u, out);
+        return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));
+    }
+    pose tail, head;
+    cik_vec3 pt = clip_at(ca, (float)ca->loop_end + u, &tail);
+    cik_vec3 ph = clip_at(ca, (float)ca->loop_start + u, &head);
+    pt = vec3_sub(pt, ca->travel);
+    float w = smooth01(u / fade);
+    cik_vec3 p = vec3_lerp(pt, ph, w);
+    if (out) {
+        out->pelvis = p;
+        out->pelvis_q = quat_slerp(tail.pelvis_q, head.pelvis_q, w);
+        for (int s = 0; s < 2; ++s) {
+            for (int j = 0; j < 3; ++j) out->q[s][j] = quat_slerp(tail.q[s][j], head.q[s][j], w);
+            out->weight[s] = tail.weight[s] + (head.weight[s] - tail.weight[s]) * w;
         }
     }
     return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));

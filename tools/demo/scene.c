@@ -99,7 +99,7 @@ int scene_create(const demo_options *opt, demo_scene *sc, char *err, size_t errs
     memset(sc, 0, sizeof *sc);
     sc->opt = opt;
     sc->characters = opt->characters;
-    if (opt->bvh_path && clip_load(opt->bvh_path, opt->legs_spec, opt->bvh_scale, &sc->clip, err, errsz))
+    if (opt->bvh_path && clip_load(opt->bvh_path, opt->legs_spec, opt->bvh_scale, opt->loop, &sc->clip, err, errsz))
         return EXIT_USAGE;
     sc->ch = calloc((size_t)sc->characters, sizeof *sc->ch);
     sc->rigs = calloc((size_t)sc->characters, sizeof *sc->rigs);
