@@ -1743,3 +1743,59 @@ T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
     cr_assert_gt(soft, 0);
     cik_foot_crowd_destroy(sc.crowd);
 }
+
+/* A landing foot whose animated sole is pitched 6 degrees (within the 10
+ * degrees that place turns onto the ground) lies on the ground by the
+ * middle of its weight's easing: the sole comes in over half of it. With
+ * the weight's own curve it stood 3 degrees off the ground at weight 0.5
+ * and 4.4 at the first planted frame of a 6-frame easing. It still turns
+ * in (not in one frame): the first planted frame is off by more than a
+ * degree. */
+static void pose_leg_pitched(scene *sc, int f, float dy, float dz, float pitch)
+{
+    const float ta = 0.45f, tb = 0.42f;
+    float d = sqrtf(dy * dy + dz * dz);
+    float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
+    float k = acosf(ck < -1 ? -1 : (ck > 1 ? 1 : ck));
+    float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
+    float h = atan2f(uz, -uy) - atan2f(dz, -dy);
+    /* pose_leg's angles, the ankle turned by pitch more about +X */
+    const cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(-h - k + pitch, 1, 0, 0)};
+    set_joints(sc, f, q);
+}
+
+T_BACKEND_TEST(foot, a_landing_sole_lies_on_the_ground_by_half_its_easing)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    o.ease_in_time = 0.1f; /* 6 frames */
+    const float pitch = 6.0f * PI_F / 180.0f;
+    int planted_at = -1, checked = 0;
+    float first_deg = 0.0f, worst = 0.0f;
+    for (int frame = 0; frame < 40; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+        /* foot 0 swings down from 12 cm (fast) to the floor by frame 20, then stands, toes 6 degrees down */
+        float down = frame < 20 ? 0.006f * (float)(20 - frame) : 0.0f;
+        pose_leg_pitched(&sc, 0, STAND_DY + down, 0.1f + 0.02f * down / 0.006f, pitch);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        if (sc.s.planted[0] <= 0.0f) continue;
+        float dist, deg;
+        sole_check(&sc, &hf, 0, &dist, &deg);
+        if (planted_at < 0) {
+            planted_at = frame;
+            first_deg = deg;
+        }
+        if (sc.s.weight[0] >= 0.5f) {
+            worst = fmaxf(worst, deg);
+            ++checked;
+        }
+    }
+    cr_log_info("%s: planted at %d, sole %.2f deg off at the first planted frame, at most %.3f deg from weight 0.5",
+                cik_backend_name(be), planted_at, first_deg, worst);
+    cr_assert(planted_at >= 15 && planted_at <= 21, "planted at frame %d", planted_at);
+    cr_assert_geq(checked, 10);
+    cr_assert_gt(first_deg, 1.0f, "the sole snapped onto the ground (%.2f deg off at the plant)", first_deg);
+    cr_assert_lt(worst, 0.5f, "the sole %.2f deg off the ground at weight >= 0.5", worst);
+    cik_foot_crowd_destroy(sc.crowd);
+}

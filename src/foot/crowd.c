@@ -561,7 +561,6 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->first_plant = 0.05f * u;
     j->lift_contact = 0.005f * u;
     j->settle_depth = 0.0025f * u;
-    j->settle_slide2 = (0.0002f * u) * (0.0002f * u);
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;

@@ -386,14 +386,18 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm start = w_andnot(w_and(planted, w_or(plant_event, v_ge(bt, v_set1(job->unlock_time)))),
                                 w_or(locked, released));
             if (w_any(start)) {
-                /* the new pivot where the last frame placed it (the
-                 * planned pivot plus the turn of the last desired foot) */
+                /* the new pivot where this frame's planned foot has it:
+                 * the animation's, plus the fading offset, turned about
+                 * the old pivot by the fading heading (the animation's
+                 * own on a fresh plant; anchored from the last frame's
+                 * placed foot instead, a heel landing with its toes up was
+                 * anchored up to 4 mm off where the animation put it) */
                 v3 plo = pick3v(lo_i, P);
-                vf hx, hz;
+                vf hx, hz, ox, oz;
                 yaw_xz(bys, byc, fax, faz, &hx, &hz);
-                v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
-                ax = v_sel(start, v_add(v_add(ppv.x, sx), o.x), ax);
-                az = v_sel(start, v_add(v_add(ppv.z, sz), o.z), az);
+                yaw_xz(bys, byc, v_sub(plo.x, ppv.x), v_sub(plo.z, ppv.z), &ox, &oz);
+                ax = v_sel(start, v_add(v_add(ppv.x, sx), ox), ax);
+                az = v_sel(start, v_add(v_add(ppv.z, sz), oz), az);
                 st_sel(job, F, FOOT_ANCFX, i, start, hx);
                 st_sel(job, F, FOOT_ANCFZ, i, start, hz);
                 ys = v_sel(start, bys, ys);
@@ -498,6 +502,7 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
 /* The most of a planted foot's angle to the ground that place takes out:
  * 10 degrees (sin of half of it). */
 #define FLAT_TURN_SIN 0.08715574f
+#define FLAT_TURN2_SIN 0.17364818f /* 20 degrees */
 
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
  * locked heading, tilted with the ground, its sole turned onto the ground
@@ -551,7 +556,13 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf wo = w;
         if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
             vf e = ld(cF, FOOT_EASE, i);
-            wo = v_sel(v_lt(v_abs(e), v_set1(2.0f)), smooth01(v_add(e, e)), w); /* NaN: the weight */
+            vf fast = v_sel(v_lt(v_abs(e), v_set1(2.0f)), smooth01(v_add(e, e)), w); /* NaN: the weight */
+            /* only where the animation holds the sole flat on the ground
+             * (within FLAT_TURN, smoothstep to twice it): a heel landing
+             * with its toes up eases its turn with the weight, or its toe
+             * slid forward by up to 2 cm in the frame it planted */
+            vf sh = v_sqrt(rs2), flat = v_sub(one, smooth01(v_mul(v_sub(sh, v_set1(FLAT_TURN_SIN)), v_set1(1.0f / (FLAT_TURN2_SIN - FLAT_TURN_SIN)))));
+            wo = v_max(w, v_mul(fast, flat));
         }
         vq df = q_sel(v_lt(wo, one), q_nlerp(fy, dp, wo), dp);
         q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
@@ -877,29 +888,11 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
         vf pen = v_set1(-1e30f);
         for (int k = 0; k < 3; ++k) pen = v_max(pen, v_sub(ld(cF, FOOT_CY + k, i), ld(cF, FOOT_PTY + k, i)));
         vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, eps));
-        /* a held foot at full weight whose pivot align left off its anchor
-         * (the foot turns about the ankle, the pivot a heel or a toe away
-         * from it: the ankle's limit, a raise on a slope or a step edge)
-         * has its target moved across by what the pivot is off, so the
-         * lock holds */
-        vf pv = ld(cF, FOOT_PIVOT, i);
-        vf ox = v_sub(ld(cF, FOOT_ANCX, i), pick3(pv, ld(cF, FOOT_PTX, i), ld(cF, FOOT_PTX + 1, i), ld(cF, FOOT_PTX + 2, i)));
-        vf oz = v_sub(ld(cF, FOOT_ANCZ, i), pick3(pv, ld(cF, FOOT_PTZ, i), ld(cF, FOOT_PTZ + 1, i), ld(cF, FOOT_PTZ + 2, i)));
-        vm slid = w_and(v_gt(ld(cF, FOOT_HOLD, i), z), v_gt(v_fma(ox, ox, v_mul(oz, oz)), v_set1(job->settle_slide2)));
-        slid = w_and(slid, v_ge(ld(cF, FOOT_WEIGHT, i), v_set1(0.999f)));
-        vm moved = w_or(raise, slid);
-        sst(job, SCRATCH_NEED, i, v_sel(moved, v_set1(1.0f), z));
-        if (!w_any(moved)) continue;
+        sst(job, SCRATCH_NEED, i, v_sel(raise, v_set1(1.0f), z));
+        if (!w_any(raise)) continue;
         vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
         pstore(job, F[FOOT_TY], i, ty);
         pstore(job, bs->target_y, i, ty);
-        if (!w_any(slid)) continue;
-        vf tx = v_sel(slid, v_add(ld(cF, FOOT_TX, i), ox), ld(cF, FOOT_TX, i));
-        vf tz = v_sel(slid, v_add(ld(cF, FOOT_TZ, i), oz), ld(cF, FOOT_TZ, i));
-        pstore(job, F[FOOT_TX], i, tx);
-        pstore(job, F[FOOT_TZ], i, tz);
-        pstore(job, bs->target_x, i, tx);
-        pstore(job, bs->target_z, i, tz);
     }
 }
 

@@ -15,6 +15,8 @@
 #include "scalar_math.h"
 
 #define DEG (180.0f / SM_PI_F)
+/* a swing foot whose lowest point is this far over its ground is clear of it (m) */
+#define SWING_CLEAR 0.002f
 
 /* ---------------------------------------------------------------- rows */
 
@@ -105,6 +107,8 @@ enum {
     S_SWING_HIP,  /* weight 0: thigh direction, animated vs solved */
     S_SWING_KNEE, /* weight 0: knee angle, animated vs solved */
     S_SWING_PEN,  /* weight 0: deepest of heel, ball, toe below the ground */
+    S_FREE_HIP,   /* weight 0, the foot clear of the ground: as S_SWING_HIP */
+    S_FREE_KNEE,  /* the same: as S_SWING_KNEE */
     S_SOLE_TILT,  /* planted, animated sole flat: sole normal vs ground normal */
     S_COUNT
 };
@@ -256,6 +260,13 @@ void measures_add(demo_measures *m, const foot_row *r)
                                           vec3_sub(r->solved[RP_KNEE], r->solved[RP_HIP])));
         add(&m->s[S_SWING_KNEE], fabsf(sk - ak));
         add(&m->s[S_SWING_PEN], deepest);
+        /* nothing holds the foot up (its lowest point SWING_CLEAR over its
+         * ground): what moved the leg off its animation is the pipeline's
+         * own, not the ground's or the pelvis drop's */
+        if (lowest > SWING_CLEAR) {
+            add(&m->s[S_FREE_HIP], m->s[S_SWING_HIP].v[m->s[S_SWING_HIP].n - 1]);
+            add(&m->s[S_FREE_KNEE], fabsf(sk - ak));
+        }
     }
     if (r->side == 0) {
         int c = r->character;
@@ -375,7 +386,9 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
     row(out, "pelvis drop 2nd difference, p99 / max, mm/frame^2", v, d->n, "<= 5 (p99)");
     float h99 = pct(&m->s[S_SWING_HIP], 0.99f), k99 = pct(&m->s[S_SWING_KNEE], 0.99f);
     snprintf(v, sizeof v, "%.2f / %.2f", h99, k99);
-    row(out, "swing (weight 0): hip / knee off the anim., p99 deg", v, m->s[S_SWING_HIP].n, "<= 5");
+    row(out, "swing (weight 0): hip / knee off the anim., p99 deg", v, m->s[S_SWING_HIP].n, "(forced)");
+    snprintf(v, sizeof v, "%.2f / %.2f", pct(&m->s[S_FREE_HIP], 0.99f), pct(&m->s[S_FREE_KNEE], 0.99f));
+    row(out, "  clear of the ground (nothing forces a change)", v, m->s[S_FREE_HIP].n, "<= 5");
     snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_SWING_PEN], 0.99f));
     row(out, "swing: a point below the ground, p99 mm", v, m->s[S_SWING_PEN].n, "<= 5");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_TILT], 0.99f));

@@ -25,6 +25,8 @@ import sys
 
 POINTS = ("heel", "ball", "toe")
 HZ = 60
+# a swing foot whose lowest point is this far over its ground is clear of it
+CLEAR = 0.002
 
 
 def vec(r, name):
@@ -72,7 +74,7 @@ def measures(rows, still_speed, flat):
     for r in rows:
         feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
     m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
-                         "spen", "tilt")}
+                         "spen", "tilt", "fhip", "fknee")}
     pops = pop_rows = still = still_planted = anim_straight = solved_straight = 0
     for (_, side), rs in sorted(feet.items()):
         slow = [False] * len(rs)
@@ -90,6 +92,9 @@ def measures(rows, still_speed, flat):
                 m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
                 m["sknee"].append(abs(bend(r, "solved") - bend(r, "anim")))
+                if min(gap) > CLEAR:  # nothing holds it up: the change is the pipeline's own
+                    m["fhip"].append(m["shin"][-1])
+                    m["fknee"].append(m["sknee"][-1])
                 m["spen"].append(deepest)
             if i == 0:
                 continue
@@ -146,6 +151,7 @@ def measures(rows, still_speed, flat):
         ("pelvis drop 2nd difference, p99 / max, mm/frame^2",
          [mm_(m["drop2"]), 1e3 * max(m["drop2"]) if m["drop2"] else None], mm),
         ("swing (weight 0): hip / knee off the anim., p99 deg", [p99(m["shin"]), p99(m["sknee"])], deg),
+        ("  clear of the ground (nothing forces a change)", [p99(m["fhip"]), p99(m["fknee"])], deg),
         ("swing: a point below the ground, p99 mm", [mm_(m["spen"])], mm),
         ("planted, animated sole flat: sole off normal, p99 deg", [p99(m["tilt"])], deg),
     ]
