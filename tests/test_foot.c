@@ -1007,9 +1007,9 @@ static scene feet_scene(int characters)
 }
 
 /* Poses foot f (pelvis unrotated) so that its ankle is at (dy, dz) from the
- * hip in the sagittal plane, the foot flat: the two-bone angles about +X
- * (hip, knee; the ankle undoes their sum). */
-static void pose_leg(scene *sc, int f, float dy, float dz)
+ * hip in the sagittal plane, the foot pitched by `pitch` about +X (0: flat):
+ * the two-bone angles about +X (hip, knee; the ankle undoes their sum). */
+static void pose_leg_pitched(scene *sc, int f, float dy, float dz, float pitch)
 {
     const float ta = 0.45f, tb = 0.42f;
     float d = sqrtf(dy * dy + dz * dz);
@@ -1017,9 +1017,11 @@ static void pose_leg(scene *sc, int f, float dy, float dz)
     float k = acosf(ck < -1 ? -1 : (ck > 1 ? 1 : ck));
     float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
     float h = atan2f(uz, -uy) - atan2f(dz, -dy);
-    const cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(-h - k, 1, 0, 0)};
+    const cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(pitch - h - k, 1, 0, 0)};
     set_joints(sc, f, q);
 }
+
+static void pose_leg(scene *sc, int f, float dy, float dz) { pose_leg_pitched(sc, f, dy, dz, 0.0f); }
 
 static void set_pelvis(scene *sc, int c, float x, float y, float z) { set_pelvis_pose(sc, c, x, y, z, t_qid()); }
 
@@ -1751,19 +1753,6 @@ T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
  * and 4.4 at the first planted frame of a 6-frame easing. It still turns
  * in (not in one frame): the first planted frame is off by more than a
  * degree. */
-static void pose_leg_pitched(scene *sc, int f, float dy, float dz, float pitch)
-{
-    const float ta = 0.45f, tb = 0.42f;
-    float d = sqrtf(dy * dy + dz * dz);
-    float ck = (d * d - ta * ta - tb * tb) / (2 * ta * tb);
-    float k = acosf(ck < -1 ? -1 : (ck > 1 ? 1 : ck));
-    float uy = -(ta + tb * cosf(k)), uz = -tb * sinf(k);
-    float h = atan2f(uz, -uy) - atan2f(dz, -dy);
-    /* pose_leg's angles, the ankle turned by pitch more about +X */
-    const cik_quat q[3] = {ax(h, 1, 0, 0), ax(k, 1, 0, 0), ax(-h - k + pitch, 1, 0, 0)};
-    set_joints(sc, f, q);
-}
-
 T_BACKEND_TEST(foot, a_landing_sole_lies_on_the_ground_by_half_its_easing)
 {
     scene sc = feet_scene(1);
