@@ -27,7 +27,10 @@
  *   4. cik_foot_crowd_solve        one cik_solve over all legs of all
  *                                  characters (limb mode: one pass).
  *   5. cik_foot_crowd_align        each ankle turned so the sole lies on the
- *                                  ground (blended by the weight), within the
+ *                                  ground (blended by the weight; a sole the
+ *                                  animation holds flat, with contacts from
+ *                                  the animation, by twice its easing:
+ *                                  docs/foot.md), within the
  *                                  ankle's limit; a foot the limit leaves
  *                                  with a point more than 2.5 mm below its
  *                                  ground is raised, solved and aligned
