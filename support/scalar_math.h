@@ -12,6 +12,15 @@
 
 static inline cik_vec3 vec3_lerp(cik_vec3 a, cik_vec3 b, float u) { return vec3_add(a, vec3_scale(vec3_sub(b, a), u)); }
 
+/* The angle (radians, in [0, pi]) of the rotation from unit quaternion a
+ * to b, either sign of either: 2 atan2(|v|, |w|) of conj(a) b. */
+static inline double quat_angle_between(cik_quat a, cik_quat b)
+{
+    cik_quat d = quat_mul(quat_conj(a), b);
+    double v = sqrt((double)d.x * d.x + (double)d.y * d.y + (double)d.z * d.z);
+    return 2.0 * atan2(v, fabs((double)d.w));
+}
+
 /* Spherical interpolation along the shorter arc (b's sign flipped when the
  * two lie in opposite hemispheres); nearly equal rotations fall back to a
  * normalised lerp, where slerp's sin(theta) would lose precision. */

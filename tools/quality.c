@@ -79,20 +79,6 @@ static double percentile(double *v, int n, double p)
     return v[i];
 }
 
-/* The rotation angle of a unit quaternion, radians in [0, pi]. */
-static double quat_angle(cik_quat q)
-{
-    double v = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z);
-    return 2.0 * atan2(v, fabs((double)q.w));
-}
-
-/* The angle between two rotations. */
-static double angle_between(cik_quat a, cik_quat b)
-{
-    cik_quat ac = {-a.x, -a.y, -a.z, a.w};
-    return quat_angle(quat_mul(ac, b));
-}
-
 /* Radians by which `q` lies outside limit `l` (0 inside). */
 double quality_limit_violation(cik_quat q, const cik_limit *l)
 {
@@ -107,7 +93,7 @@ double quality_limit_violation(cik_quat q, const cik_limit *l)
     cik_quat twist = {(float)(l->axis.x * s / tn), (float)(l->axis.y * s / tn), (float)(l->axis.z * s / tn),
                       (float)(q.w / tn)};
     if (!(tn > 0)) twist = (cik_quat){0, 0, 0, 1};
-    double swing = angle_between(twist, q); /* swing = q * conj(twist) has this angle */
+    double swing = quat_angle_between(twist, q); /* swing = q * conj(twist) has this angle */
     double allowed = l->type == CIK_LIMIT_HINGE ? 0.0 : l->swing_max;
     if (swing - allowed > out) out = swing - allowed;
     return out;
@@ -189,7 +175,7 @@ static double largest_change(const cik_batch *a, const cik_batch *b, int i)
     cik_batch_get_chain(b, i, &cb);
     double worst = 0;
     for (int j = 0; j < ca.joint_count; ++j) {
-        double x = angle_between(ca.rotation[j], cb.rotation[j]);
+        double x = quat_angle_between(ca.rotation[j], cb.rotation[j]);
         if (x > worst) worst = x;
     }
     return worst * 180.0 / Q_PI;
@@ -221,12 +207,12 @@ static void fill_row(const cik_batch *b, const cik_batch *moved, const cik_batch
         row->violations += bad;
         double jmax = 0;
         for (int j = 0; j < c.joint_count; ++j) {
-            double a = angle_between(c0.rotation[j], c.rotation[j]);
+            double a = quat_angle_between(c0.rotation[j], c.rotation[j]);
             if (a > jmax) jmax = a;
         }
         joint[i] = jmax * 180.0 / Q_PI;
-        root_sum += angle_between(c0.rotation[0], c.rotation[0]);
-        tip_sum += angle_between(c0.rotation[c.joint_count - 1], c.rotation[c.joint_count - 1]);
+        root_sum += quat_angle_between(c0.rotation[0], c.rotation[0]);
+        tip_sum += quat_angle_between(c0.rotation[c.joint_count - 1], c.rotation[c.joint_count - 1]);
     }
     for (int w = 0; w < 4; ++w) row->within[w] *= 100.0 / chains;
     row->mean_passes /= chains;
@@ -355,7 +341,7 @@ static int measure_path(q_case k, const cik_options *o, int chains, unsigned see
             passes += res.iterations;
             double worst = 0;
             for (int j = 0; j < c.joint_count; ++j) {
-                double a = angle_between(last[i * CIK_MAX_JOINTS + j], c.rotation[j]);
+                double a = quat_angle_between(last[i * CIK_MAX_JOINTS + j], c.rotation[j]);
                 if (a > worst) worst = a;
                 last[i * CIK_MAX_JOINTS + j] = c.rotation[j];
             }

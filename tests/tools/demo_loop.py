@@ -14,24 +14,12 @@ motion: about 10 degrees and 60 mm at 60 Hz).
 """
 import collections
 import csv
-import math
+import os
 import sys
 
-
-def vec(r, name):
-    return [float(r[f"{name}_{a}"]) for a in "xyz"]
-
-
-def sub(a, b):
-    return [a[i] - b[i] for i in range(3)]
-
-
-def bend(r):
-    hip, knee, ankle = (vec(r, f"anim_{j}") for j in ("hip", "knee", "ankle"))
-    u, v = sub(knee, hip), sub(ankle, knee)
-    lu, lv = math.sqrt(sum(x * x for x in u)), math.sqrt(sum(x * x for x in v))
-    c = sum(u[i] * v[i] for i in range(3)) / (lu * lv)
-    return math.degrees(math.acos(max(-1.0, min(1.0, c))))
+# the demo's own CSV readers (tools/demo/measures.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "demo"))
+from measures import bend  # noqa: E402
 
 
 def largest_changes(path):
@@ -42,7 +30,7 @@ def largest_changes(path):
     knee = ankle = 0.0
     for rows in feet.values():
         for a, b in zip(rows, rows[1:]):
-            knee = max(knee, abs(bend(b) - bend(a)))
+            knee = max(knee, abs(bend(b, "anim") - bend(a, "anim")))
             drop_a = float(a["anim_hip_y"]) - float(a["anim_ankle_y"])
             drop_b = float(b["anim_hip_y"]) - float(b["anim_ankle_y"])
             ankle = max(ankle, 1e3 * abs(drop_b - drop_a))

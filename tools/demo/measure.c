@@ -256,15 +256,16 @@ void measures_add(demo_measures *m, const foot_row *r)
             add(&m->s[S_SOLE_TILT], angle_deg(r->solved_sole_n, r->ground_n));
     }
     if (!(r->weight > 0.0f)) {
-        add(&m->s[S_SWING_HIP], angle_deg(vec3_sub(r->anim[RP_KNEE], r->anim[RP_HIP]),
-                                          vec3_sub(r->solved[RP_KNEE], r->solved[RP_HIP])));
+        float hip = angle_deg(vec3_sub(r->anim[RP_KNEE], r->anim[RP_HIP]),
+                              vec3_sub(r->solved[RP_KNEE], r->solved[RP_HIP]));
+        add(&m->s[S_SWING_HIP], hip);
         add(&m->s[S_SWING_KNEE], fabsf(sk - ak));
         add(&m->s[S_SWING_PEN], deepest);
         /* nothing holds the foot up (its lowest point SWING_CLEAR over its
          * ground): what moved the leg off its animation is the pipeline's
          * own, not the ground's or the pelvis drop's */
         if (lowest > SWING_CLEAR) {
-            add(&m->s[S_FREE_HIP], m->s[S_SWING_HIP].v[m->s[S_SWING_HIP].n - 1]);
+            add(&m->s[S_FREE_HIP], hip);
             add(&m->s[S_FREE_KNEE], fabsf(sk - ak));
         }
     }

@@ -345,14 +345,6 @@ static void clip_level_floor(clip_anim *ca, const clip_tracks *tr)
 
 /* ---------------------------------------------------------------- loop */
 
-/* The angle (radians) of the rotation between unit quaternions a and b,
- * either sign. */
-static double quat_angle(cik_quat a, cik_quat b)
-{
-    double d = fabs((double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w);
-    return 2.0 * acos(d < 1.0 ? d : 1.0);
-}
-
 /* The rotation from q[f] to q[f + 1] in q[f]'s frame: a joint's one-frame
  * velocity. */
 static cik_quat quat_step(cik_quat a, cik_quat b) { return quat_normalize(quat_mul(quat_conj(a), b)); }
@@ -372,14 +364,14 @@ static double loop_distance(const clip_anim *ca, int i, int j)
     double d = 0, x;
     for (int s = 0; s < 2; ++s)
         for (int k = 0; k < 3; ++k) {
-            x = quat_angle(a->q[s][k], b->q[s][k]);
+            x = quat_angle_between(a->q[s][k], b->q[s][k]);
             d += x * x;
-            x = v * quat_angle(quat_step(a->q[s][k], a1->q[s][k]), quat_step(b->q[s][k], b1->q[s][k]));
+            x = v * quat_angle_between(quat_step(a->q[s][k], a1->q[s][k]), quat_step(b->q[s][k], b1->q[s][k]));
             d += x * x;
         }
-    x = quat_angle(a->pelvis_q, b->pelvis_q);
+    x = quat_angle_between(a->pelvis_q, b->pelvis_q);
     d += x * x;
-    x = v * quat_angle(quat_step(a->pelvis_q, a1->pelvis_q), quat_step(b->pelvis_q, b1->pelvis_q));
+    x = v * quat_angle_between(quat_step(a->pelvis_q, a1->pelvis_q), quat_step(b->pelvis_q, b1->pelvis_q));
     d += x * x;
     x = LOOP_HEIGHT_W * ((double)a->pelvis.y - b->pelvis.y);
     d += x * x;
@@ -485,17 +477,11 @@ void clip_free(clip_anim *ca)
     memset(ca, 0, sizeof *ca);
 }
 
-/* The clip at frame x (poses, 0 .. frames - 1), between its frames:
- * joint and pelvis rotations slerped, the pelvis position and the IK
- * weights lerped. `out` (may be NULL) gets the pose; returns the pelvis
- * position. */
-static cik_vec3 clip_at(const clip_anim *ca, float x, pose *out)
+/* Pose b mixed into pose a by u: joint and pelvis rotations slerped, the
+ * pelvis position and the IK weights lerped. `out` (may be NULL) gets the
+ * pose; returns the pelvis position. */
+static cik_vec3 pose_mix(const pose *a, const pose *b, float u, pose *out)
 {
-    int f0 = (int)floorf(x);
-    if (f0 < 0) f0 = 0;
-    if (f0 > ca->frames - 2) f0 = ca->frames - 2;
-    float u = clampf(x - (float)f0, 0.0f, 1.0f);
-    const pose *a = &ca->poses[f0], *b = &ca->poses[f0 + 1];
     cik_vec3 p = vec3_lerp(a->pelvis, b->pelvis, u);
     if (out) {
         out->pelvis = p;
@@ -506,6 +492,17 @@ static cik_vec3 clip_at(const clip_anim *ca, float x, pose *out)
         }
     }
     return p;
+}
+
+/* The clip at frame x (poses, 0 .. frames - 1), between its frames
+ * (pose_mix). */
+static cik_vec3 clip_at(const clip_anim *ca, float x, pose *out)
+{
+    int f0 = (int)floorf(x);
+    if (f0 < 0) f0 = 0;
+    if (f0 > ca->frames - 2) f0 = ca->frames - 2;
+    float u = clampf(x - (float)f0, 0.0f, 1.0f);
+    return pose_mix(&ca->poses[f0], &ca->poses[f0 + 1], u, out);
 }
 
 /* The clip at time t (seconds), looped with its travel carried on,
@@ -524,34 +521,19 @@ static cik_vec3 clip_at(const clip_anim *ca, float x, pose *out)
  * is flat at both ends: the pose and its velocity are continuous. */
 cik_vec3 clip_sample(const clip_anim *ca, float t, pose *out)
 {
-    if (ca->fade <= 0) {
-        float loop = (float)(ca->loop_end - ca->loop_start) * ca->dt;
-        float loops = floorf(t / loop);
-        float x = (t - loops * loop) / ca->dt + (float)ca->loop_start;
-        cik_vec3 p = clip_at(ca, x, out);
-        return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));
-    }
-    const float len = (float)(ca->loop_end - ca->loop_start), fade = (float)ca->fade;
+    const float len = (float)(ca->loop_end - ca->loop_start);
     const float loop = len * ca->dt;
     float loops = floorf(t / loop);
     float u = clampf((t - loops * loop) / ca->dt, 0.0f, len);
-    if (u >= fade) {
-        cik_vec3 p = clip_at(ca, (float)ca->loop_start + u, out);
-        return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));
-    }
-    pose tail, head;
-    cik_vec3 pt = clip_at(ca, (float)ca->loop_end + u, &tail);
-    cik_vec3 ph = clip_at(ca, (float)ca->loop_start + u, &head);
-    pt = vec3_sub(pt, ca->travel);
-    float w = smooth01(u / fade);
-    cik_vec3 p = vec3_lerp(pt, ph, w);
-    if (out) {
-        out->pelvis = p;
-        out->pelvis_q = quat_slerp(tail.pelvis_q, head.pelvis_q, w);
-        for (int s = 0; s < 2; ++s) {
-            for (int j = 0; j < 3; ++j) out->q[s][j] = quat_slerp(tail.q[s][j], head.q[s][j], w);
-            out->weight[s] = tail.weight[s] + (head.weight[s] - tail.weight[s]) * w;
-        }
+    cik_vec3 p;
+    if (u >= (float)ca->fade) {
+        p = clip_at(ca, (float)ca->loop_start + u, out);
+    } else {
+        pose tail, head;
+        clip_at(ca, (float)ca->loop_end + u, &tail);
+        clip_at(ca, (float)ca->loop_start + u, &head);
+        tail.pelvis = vec3_sub(tail.pelvis, ca->travel);
+        p = pose_mix(&tail, &head, smooth01(u / (float)ca->fade), out);
     }
     return vec3_add(vec3_scale(ca->travel, loops), vec3(p.x, 0, p.z));
 }
