@@ -170,6 +170,10 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
  * (cik_solve_range in crowdik.h). */
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end);
 
+/* Solves chains lanes[0 .. n) (distinct, in the batch), whatever their
+ * enable bytes, in full groups on the stack: the bits each gets in place. */
+void cik__solve_lanes(const cik__solve_plan *plan, const int *lanes, int n);
+
 /* The dispatch table (src/dispatch.c): one row per cik_backend, the only
  * place that knows which instruction sets exist. Each built instruction set
  * is one translation unit (src/kernels/isa.c) that defines its CCD kernel

@@ -277,6 +277,21 @@ void cik__solve_range(const cik__solve_plan *plan, int begin, int end)
     solve_pooled(plan, &pool);
 }
 
+void cik__solve_lanes(const cik__solve_plan *plan, const int *lanes, int n)
+{
+    if (!plan->kernel) {
+        for (int k = 0; k < n; ++k) cik__solve_reference((cik_batch *)plan->job.batch, &plan->job, lanes[k], lanes[k] + 1);
+        return;
+    }
+    lane_pool pool;
+    pool_init(plan, &pool);
+    for (int k = 0; k < n; ++k) {
+        pool.lane[pool.count++] = lanes[k];
+        if (pool.count == pool.capacity) solve_pooled(plan, &pool);
+    }
+    solve_pooled(plan, &pool);
+}
+
 /* The public plan holds the internal one. */
 typedef char cik__plan_fits[sizeof(cik__solve_plan) <= sizeof(((cik_solve_plan *)0)->opaque) ? 1 : -1];
 

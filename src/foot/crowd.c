@@ -467,14 +467,8 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
  * region costs more than the work). */
 #define PARALLEL_MIN_FEET 2048
 /* Settling rounds after align (raise, solve, align): the second catches
- * the shin's change after the first raise. */
+ * the shin's change after the first raise (settle_run). */
 #define SETTLE_ROUNDS 2
-/* Feet re-solved together by a settling round: one step of the widest
- * foot kernel (16 AVX-512 lanes, two interleaved), at multiples of it from
- * foot 0, so a chunk never straddles a range bound and is the same chunk
- * whatever the split. */
-#define SETTLE_FEET 32
-typedef char settle_chunks_whole_vectors[64 % SETTLE_FEET == 0 && SETTLE_FEET % 32 == 0 ? 1 : -1];
 /* Characters per block of the staged passes. */
 #define BLOCK 128
 /* Ranges (the threads' chunks, the caller's ranges) start and end at
@@ -647,10 +641,166 @@ typedef struct frame_plan {
 typedef char frame_plan_fits[sizeof(frame_plan) <= sizeof(((cik_foot_frame_plan *)0)->opaque) ? 1 : -1];
 typedef char frame_alignment_public[ALIGN_CHARS == CIK_FOOT_RANGE_ALIGNMENT ? 1 : -1];
 
+/* Settling. After align, a weighted foot with a point more than
+ * settle_depth below its ground (the ankle's limit kept the sole from
+ * following a slope or a bend of the shin) has its target raised by that
+ * much (k_settle), its leg solved and its foot aligned once more; then the
+ * check again, up to SETTLE_ROUNDS raises (the second catches the shin's
+ * change after the first raise). A few percent of the feet are raised, so
+ * they are pooled over the thread's range, across blocks, and settled in
+ * full vector groups: their batch lanes solved in a group on the stack
+ * (cik__solve_lanes), and the streams that align and the check read and
+ * write gathered into a scratch job, run there and scattered back. A foot's
+ * bits depend on its own lanes only (the kernels are lane-wise, a solve's
+ * bits do not depend on the lanes beside it), so they are what settling in
+ * place gives, whatever the range split. A leg off for level of detail is
+ * never pooled. */
+/* Feet settled together: a step of the widest foot kernel (16 AVX-512
+ * lanes, two interleaved), a whole number of every kernel's. */
+#define SETTLE_GROUP 32
+typedef struct settle_pool {
+    int foot[2 * SETTLE_GROUP];
+    unsigned char round[2 * SETTLE_GROUP];
+    int count;
+} settle_pool;
+
+/* The streams the gathered align and check touch: the batch's (root, the
+ * hip's and knee's solved rotations, the ankle's, the target's height), the
+ * feet's, and the leg constants, each a row of SETTLE_GROUP floats. */
+static const int settle_foot_streams[] = {
+    FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
+    FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1, FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1,
+    FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TY};
+#define SETTLE_FOOT_STREAMS ((int)(sizeof settle_foot_streams / sizeof settle_foot_streams[0]))
+/* what align writes (the rest is read) */
+static const int settle_foot_out[] = {FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
+                                      FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1,
+                                      FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2};
+#define SETTLE_FOOT_OUT ((int)(sizeof settle_foot_out / sizeof settle_foot_out[0]))
+static const int settle_consts[] = {
+    LEG_HIPX, LEG_HIPY, LEG_HIPZ, LEG_THX, LEG_THY, LEG_THZ, LEG_SHX, LEG_SHY, LEG_SHZ,
+    LEG_PTX, LEG_PTX + 1, LEG_PTX + 2, LEG_PTY, LEG_PTY + 1, LEG_PTY + 2, LEG_PTZ, LEG_PTZ + 1, LEG_PTZ + 2,
+    LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_TYPE, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_AX,
+    LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_AY, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_AZ,
+    LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_SMIN, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_CMIN,
+    LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_SMAX, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_CMAX,
+    LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_SSWING, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_CSWING};
+#define SETTLE_CONSTS ((int)(sizeof settle_consts / sizeof settle_consts[0]))
+/* batch streams: root rotation (4) and position (3), rotations of joints
+ * 0, 1 and 2 (12), target height (1) */
+#define SETTLE_BATCH 20
+
+/* Where a cik_streams keeps the batch streams the gathered job reads
+ * (root rotation and position, the rotations of joints 0, 1 and 2, the
+ * target's height), in the order of settle_run's rows. */
+static void settle_batch_streams(cik_streams *s, float **p[SETTLE_BATCH])
+{
+    float **q[SETTLE_BATCH] = {&s->root_rotation_x, &s->root_rotation_y, &s->root_rotation_z,
+                               &s->root_rotation_w, &s->root_position_x, &s->root_position_y,
+                               &s->root_position_z, &s->rotation_x[0], &s->rotation_y[0],
+                               &s->rotation_z[0], &s->rotation_w[0], &s->rotation_x[1],
+                               &s->rotation_y[1], &s->rotation_z[1], &s->rotation_w[1],
+                               &s->rotation_x[2], &s->rotation_y[2], &s->rotation_z[2],
+                               &s->rotation_w[2], &s->target_y};
+    memcpy(p, q, sizeof q);
+}
+/* rows of the ankle's rotation (align writes them) and of the target's height */
+#define SETTLE_ANKLE 15
+#define SETTLE_TARGET_Y 19
+
+/* Settles the pool's first entries (a vector group, or what is left):
+ * solves their legs, aligns their feet and, before their last round,
+ * checks them again; a foot raised again goes back into the pool. */
+static void settle_run(const frame_plan *fp, const cik__foot_job *job, settle_pool *sp)
+{
+    cik_foot_crowd *cr = fp->cr;
+    const cik__foot_kernel *k = fp->k;
+    const int lanes = k->lanes;
+    const int n = sp->count < SETTLE_GROUP ? sp->count : SETTLE_GROUP;
+    const int padded = (n + lanes - 1) / lanes * lanes;
+    int foot[SETTLE_GROUP], from[SETTLE_GROUP];
+    unsigned char round[SETTLE_GROUP];
+    for (int i = 0; i < n; ++i) {
+        foot[i] = sp->foot[i];
+        round[i] = sp->round[i];
+    }
+    sp->count -= n;
+    for (int i = 0; i < sp->count; ++i) {
+        sp->foot[i] = sp->foot[i + n];
+        sp->round[i] = sp->round[i + n];
+    }
+    for (int i = 0; i < padded; ++i) from[i] = foot[i < n ? i : n - 1];
+
+    cik__solve_lanes(&fp->solve, foot, n);
+
+    /* the gathered job: lane i is foot from[i] */
+    _Alignas(64) float fs[SETTLE_FOOT_STREAMS][SETTLE_GROUP], ks[SETTLE_CONSTS][SETTLE_GROUP],
+        bsd[SETTLE_BATCH][SETTLE_GROUP], need[SETTLE_GROUP];
+    float *gf[FOOT_COUNT] = {0};
+    cik__foot_consts gk;
+    memset(&gk, 0, sizeof gk);
+    cik_streams gbs;
+    memset(&gbs, 0, sizeof gbs);
+    float **src_b[SETTLE_BATCH], **dst_b[SETTLE_BATCH];
+    settle_batch_streams(&cr->bs, src_b);
+    settle_batch_streams(&gbs, dst_b);
+    for (int s = 0; s < SETTLE_FOOT_STREAMS; ++s) {
+        const float *src = cr->f[settle_foot_streams[s]];
+        for (int i = 0; i < padded; ++i) fs[s][i] = src[from[i]];
+        gf[settle_foot_streams[s]] = fs[s];
+    }
+    for (int c = 0; c < SETTLE_CONSTS; ++c) {
+        const int kc = settle_consts[c];
+        const float *src = cr->kc.p[kc];
+        const int mask = cr->kc.mask[kc];
+        for (int i = 0; i < padded; ++i) ks[c][i] = src[from[i] & mask];
+        gk.p[kc] = ks[c];
+        gk.mask[kc] = -1;
+    }
+    for (int s = 0; s < SETTLE_BATCH; ++s) {
+        for (int i = 0; i < padded; ++i) bsd[s][i] = (*src_b[s])[from[i]];
+        *dst_b[s] = bsd[s];
+    }
+    cik__foot_job g = *job;
+    g.f = gf;
+    g.k = &gk;
+    g.bs = &gbs;
+    g.on = NULL;
+    g.s0 = 0;
+    g.s[SCRATCH_NEED] = need;
+    k->align(&g, 0, padded);
+    /* back: the ankle's rotation and the solved foot */
+    for (int s = SETTLE_ANKLE; s < SETTLE_ANKLE + 4; ++s)
+        for (int i = 0; i < n; ++i) (*src_b[s])[foot[i]] = bsd[s][i];
+    for (int o = 0; o < SETTLE_FOOT_OUT; ++o) {
+        const int id = settle_foot_out[o];
+        for (int i = 0; i < n; ++i) cr->f[id][foot[i]] = gf[id][i];
+    }
+    int again = 0;
+    for (int i = 0; i < n; ++i) again |= round[i] + 1 < SETTLE_ROUNDS;
+    if (!again) return;
+    k->settle(&g, 0, padded);
+    for (int i = 0; i < n; ++i) {
+        if (round[i] + 1 >= SETTLE_ROUNDS || need[i] == 0.0f) continue;
+        cr->f[FOOT_TY][foot[i]] = gf[FOOT_TY][i];
+        cr->bs.target_y[foot[i]] = bsd[SETTLE_TARGET_Y][i];
+        sp->foot[sp->count] = foot[i];
+        sp->round[sp->count++] = (unsigned char)(round[i] + 1);
+    }
+}
+
+/* Pools foot f for its settling round `round`, settling a full group. */
+static void settle_add(const frame_plan *fp, const cik__foot_job *job, settle_pool *sp, int f, int round)
+{
+    sp->foot[sp->count] = f;
+    sp->round[sp->count++] = (unsigned char)round;
+    if (sp->count >= SETTLE_GROUP) settle_run(fp, job, sp);
+}
+
 /* Runs the plan's stages over characters [b, e) of the block whose
  * scratch starts at foot job->s0: whole groups of LOD_GROUP characters
  * (or the crowd's end). */
-static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e)
+static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, settle_pool *sp)
 {
     cik_foot_crowd *cr = fp->cr;
     const cik__foot_kernel *k = fp->k;
@@ -675,51 +825,23 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e)
     if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
     if (stages & DO_ALIGN) {
         RUN(k, align, job, f0, f1);
-        /* a foot the ankle's limit left with a point below its ground
-         * is raised by that much and its leg solved and aligned once
-         * more: only the raised legs are solved (the others are turned
-         * off in the batch's enable stream meanwhile, and the solve
-         * gathers the raised ones into full vector groups), since a
-         * few percent of the feet are raised but they touch most
-         * 32-foot groups; a leg's bits do not depend on which legs
-         * share its group, so neither do they on the range split, and
-         * a leg that is not raised keeps its solve's results. A leg
-         * already off (level of detail) stays off. */
-        unsigned char *en = cr->bs.enabled, was[2 * BLOCK];
-        for (int round = 0; round < SETTLE_ROUNDS; ++round) {
-            RUN(k, settle, job, f0, f1);
-            const float *moved = job->s[SCRATCH_NEED] - job->s0;
-            int any = 0;
-            for (int f = f0; f < f1; ++f) {
-                was[f - f0] = en[f];
-                if (moved[f] == 0.0f)
-                    en[f] = 0;
-                else
-                    any |= en[f];
-            }
-            if (any) cik__solve_range(&fp->solve, f0, f1);
-            memcpy(en + f0, was, (size_t)(f1 - f0));
-            if (!any) break;
-            /* align again the chunks of SETTLE_FEET (whole vectors, at
-             * multiples of it from foot 0) with a raised foot: align
-             * gives an unchanged leg the bits it had */
-            for (int c = f0; c < f1; c += SETTLE_FEET) {
-                int ce = f1 - c < SETTLE_FEET ? f1 : c + SETTLE_FEET, hit = 0;
-                for (int f = c; f < ce && !hit; ++f) hit = moved[f] != 0.0f && was[f - f0];
-                if (hit) RUN(k, align, job, c, ce);
-            }
-        }
+        /* the feet to settle (settle_add) */
+        RUN(k, settle, job, f0, f1);
+        const float *moved = job->s[SCRATCH_NEED] - job->s0;
+        const unsigned char *en = cr->bs.enabled;
+        for (int f = f0; f < f1; ++f)
+            if (moved[f] != 0.0f && en[f]) settle_add(fp, job, sp, f, 0);
     }
 }
 
 /* Level of detail: characters whose enable byte is 0 are left alone. A
- * group of LOD_GROUP characters (at multiples of it: one settling chunk, a
- * whole step of every foot kernel) with none on is skipped; runs of groups
+ * group of LOD_GROUP characters (at multiples of it: 32 feet, a whole step
+ * of every foot kernel) with none on is skipped; runs of groups
  * with some on run as one, their off characters' lanes computed but never
  * stored (the kernels' pstore, the scalar loops' checks of job->on; the
  * lanes are independent, so the on ones get the bits they get with all
  * on). The off legs are off in the batch too, so the solve leaves them. */
-#define LOD_GROUP (SETTLE_FEET / 2)
+#define LOD_GROUP 16
 typedef char lod_groups_whole_ranges[ALIGN_CHARS % LOD_GROUP == 0 && BLOCK % LOD_GROUP == 0 ? 1 : -1];
 
 static int group_on(const cik_foot_crowd *cr, int g, int ge)
@@ -729,7 +851,7 @@ static int group_on(const cik_foot_crowd *cr, int g, int ge)
     return on;
 }
 
-static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e)
+static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e, settle_pool *sp)
 {
     cik_foot_crowd *cr = fp->cr;
     for (int g = b; g < e;) {
@@ -751,7 +873,7 @@ static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e)
             for (int f = 2 * g; f < 2 * h; ++f) live[f] = cr->en[f >> 1] ? 1.0f : 0.0f;
             job->on = cr->en;
         }
-        run_block(fp, job, g, h);
+        run_block(fp, job, g, h, sp);
         job->on = NULL;
         g = h;
     }
@@ -800,15 +922,18 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job.ix2 = 0.5f / hf->spacing_x;
         job.iz2 = 0.5f / hf->spacing_z;
     }
+    settle_pool sp;
+    sp.count = 0;
     for (int b = c0; b < c1; b += BLOCK) {
         int e = c1 - b < BLOCK ? c1 : b + BLOCK;
         job.s0 = 2 * b;
         follow_enable(fp, b, e);
         if (memchr(cr->en + b, 0, (size_t)(e - b)))
-            run_lod(fp, &job, b, e);
+            run_lod(fp, &job, b, e, &sp);
         else
-            run_block(fp, &job, b, e);
+            run_block(fp, &job, b, e, &sp);
     }
+    while (sp.count > 0) settle_run(fp, &job, &sp);
 }
 
 
