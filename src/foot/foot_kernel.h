@@ -252,6 +252,9 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm release = w_and(w_and(was, w_or(fast, lifting)), v_ge(age, v_set1(job->min_contact)));
             planted = w_or(plant_event, w_andnot(was, release));
             age = v_sel(w_or(plant_event, release), z, age);
+            /* a foot planted without a last frame (by its height alone) has
+             * not been seen slow: the next frame may release it at once */
+            age = v_sel(w_and(cold, plant_event), v_set1(job->min_contact), age);
             vf ease = ld(cF, FOOT_EASE, i);
             ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z); /* NaN: afresh */
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));

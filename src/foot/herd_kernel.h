@@ -132,6 +132,8 @@ static void k_herd_probe(const cik__herd_job *job, int begin, int end)
             vm release = w_and(w_and(was, fast), v_ge(age, v_set1(job->min_contact)));
             planted = w_or(plant_event, w_andnot(was, release));
             age = v_sel(w_or(plant_event, release), z, age);
+            /* planted by its height alone: the next frame may release it */
+            age = v_sel(w_and(cold, plant_event), v_set1(job->min_contact), age);
             vf ease = ld(cF, HF_EASE, i);
             ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z);
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one),
