@@ -1479,10 +1479,10 @@ Test(foot, a_rising_foot_lifts_off_below_the_release_speed)
 }
 
 /* The first frame has no speeds: a foot within 5 cm of its floor is
- * planted by its height alone, and the next frame releases it at once when
- * it moves (a low swing foot), where a foot planted by its speed is held
- * for min_contact_time (3 frames at 60 Hz) first. Character 0's right foot
- * starts 2 cm over the floor and moves 5 cm a frame (3 m/s) from frame 1;
+ * planted by its height alone (within 2 cm of its floor), and the next
+ * frame releases it at once when it moves (a low swing foot), where a foot
+ * planted by its speed is held for min_contact_time (3 frames at 60 Hz)
+ * first. Character 0's right foot starts 1 cm over the floor and moves 5 cm a frame (3 m/s) from frame 1;
  * character 1's starts 20 cm up (not planted), rests there one frame
  * (planted by its speed), then moves the same way. */
 Test(foot, a_foot_planted_by_its_height_alone_is_released_when_it_moves)
@@ -1493,7 +1493,7 @@ Test(foot, a_foot_planted_by_its_height_alone_is_released_when_it_moves)
     for (int frame = 0; frame < 7; ++frame) {
         stand(&sc, 0, 0.0f, 0.0f, 0.0f, 0.1f);
         stand(&sc, 1, 2.0f, 0.0f, 0.0f, 0.1f);
-        pose_leg(&sc, 1, STAND_DY + 0.02f, 0.1f + 0.05f * (float)frame);
+        pose_leg(&sc, 1, STAND_DY + 0.01f, 0.1f + 0.05f * (float)frame);
         pose_leg(&sc, 3, STAND_DY + 0.2f, 0.1f + 0.05f * (float)(frame > 1 ? frame - 1 : 0));
         cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
         for (int f = 0; f < 4; f += 2) cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d: standing foot %d", frame, f);

@@ -322,7 +322,7 @@ CIK_API cik_status cik_foot_crowd_reset(cik_foot_crowd *crowd);
 
 /** The same for one character (a teleport, a cut, a character taken from a
  *  pool): its next probe starts afresh, as the first frame does (feet
- *  within 5 cm of its floor planted at full weight, no locks, the pelvis
+ *  within 2 cm of its floor planted at full weight, no locks, the pelvis
  *  unsmoothed); the other characters keep what they carry. ARGUMENT for a
  *  null crowd or a character out of range. */
 CIK_API cik_status cik_foot_crowd_reset_character(cik_foot_crowd *crowd, int character);

@@ -552,7 +552,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->ease_out = opt->ease_out_time > dt ? dt / opt->ease_out_time : 1.0f;
     j->lock_radius = opt->lock_radius * u;
     j->unlock_time = opt->unlock_time;
-    j->first_plant = 0.05f * u;
+    j->first_plant = 0.02f * u; /* 5 cm planted the jog's landing feet 4 cm up */
     j->lift_contact = 0.005f * u;
     j->settle_depth = 0.0025f * u;
     j->margin = opt->reach_margin;

@@ -231,7 +231,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             pstore(job, F[FOOT_PREVZ + k], i, P[k].z);
         }
         /* no last frame, no speed: the first frame plants the feet whose
-         * lowest point is within FIRST_PLANT of the animation's floor, at
+         * lowest point is within first_plant (2 cm) of the animation's floor, at
          * full weight */
         vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(sld(job, SCRATCH_EFLOOR, i), v_set1(job->first_plant)));
         /* a foot without a last frame: the crowd's first, or one reset */

@@ -452,7 +452,7 @@ static cik_status prepare(cik_herd *h, const cik_herd_options *opt, float dt, he
     j->min_contact = o->min_contact_time;
     j->ease_in = o->ease_in_time > 0.0f ? j->dt / o->ease_in_time : 2.0f;
     j->ease_out = o->ease_out_time > 0.0f ? j->dt / o->ease_out_time : 2.0f;
-    j->first_plant = 0.02f * u; /* the biped's 5 cm planted the low swing feet of a gait's first frame */
+    j->first_plant = 0.02f * u; /* 5 cm planted the low swing feet of a gait's first frame */
     j->radius2 = o->lock_radius * u * o->lock_radius * u;
     j->unlock_time = o->unlock_time;
     j->margin = o->reach_margin;
