@@ -225,15 +225,18 @@ static void reference_range(const cik__solve_plan *plan, int begin, int end)
     }
 }
 
-/* Adds the enabled chains of [begin, end) to the pool, solving them
- * whenever the pool is full. */
+/* Adds chain i to the pool, solving the pool when it is full. */
+static void pool_push(const cik__solve_plan *plan, lane_pool *pool, int i)
+{
+    pool->lane[pool->count++] = i;
+    if (pool->count == pool->capacity) solve_pooled(plan, pool);
+}
+
+/* Adds the enabled chains of [begin, end) to the pool. */
 static void pool_add(const cik__solve_plan *plan, lane_pool *pool, const unsigned char *en, int begin, int end)
 {
-    for (int i = begin; i < end; ++i) {
-        if (!en[i]) continue;
-        pool->lane[pool->count++] = i;
-        if (pool->count == pool->capacity) solve_pooled(plan, pool);
-    }
+    for (int i = begin; i < end; ++i)
+        if (en[i]) pool_push(plan, pool, i);
 }
 
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end)
@@ -285,10 +288,7 @@ void cik__solve_lanes(const cik__solve_plan *plan, const int *lanes, int n)
     }
     lane_pool pool;
     pool_init(plan, &pool);
-    for (int k = 0; k < n; ++k) {
-        pool.lane[pool.count++] = lanes[k];
-        if (pool.count == pool.capacity) solve_pooled(plan, &pool);
-    }
+    for (int k = 0; k < n; ++k) pool_push(plan, &pool, lanes[k]);
     solve_pooled(plan, &pool);
 }
 

@@ -708,32 +708,22 @@ static void settle_batch_streams(cik_streams *s, float **p[SETTLE_BATCH])
 #define SETTLE_ANKLE 15
 #define SETTLE_TARGET_Y 19
 
-/* Settles the pool's first entries (a vector group, or what is left):
- * solves their legs, aligns their feet and, before their last round,
- * checks them again; a foot raised again goes back into the pool. */
-static void settle_run(const frame_plan *fp, const cik__foot_job *job, settle_pool *sp)
+/* Aligns the feet foot[0 .. n) (their legs just solved) on a gathered
+ * job and scatters the results back; with `again` (else NULL), also the
+ * depth check (k_settle) of the feet whose again[i] is 1: raised[i] tells
+ * whether foot i was raised (its raised target written back), 0 for the
+ * others. Out of line: its rows are on the stack only while it runs, not
+ * under the solve's scratch. */
+static __attribute__((noinline)) void settle_align(const frame_plan *fp, const cik__foot_job *job, const int *foot,
+                                                   int n, const unsigned char *again, int *raised)
 {
     cik_foot_crowd *cr = fp->cr;
     const cik__foot_kernel *k = fp->k;
     const int lanes = k->lanes;
-    const int n = sp->count < SETTLE_GROUP ? sp->count : SETTLE_GROUP;
     const int padded = (n + lanes - 1) / lanes * lanes;
-    int foot[SETTLE_GROUP], from[SETTLE_GROUP];
-    unsigned char round[SETTLE_GROUP];
-    for (int i = 0; i < n; ++i) {
-        foot[i] = sp->foot[i];
-        round[i] = sp->round[i];
-    }
-    sp->count -= n;
-    for (int i = 0; i < sp->count; ++i) {
-        sp->foot[i] = sp->foot[i + n];
-        sp->round[i] = sp->round[i + n];
-    }
+    /* the gathered job: lane i is foot from[i] (the last one repeated) */
+    int from[SETTLE_GROUP];
     for (int i = 0; i < padded; ++i) from[i] = foot[i < n ? i : n - 1];
-
-    cik__solve_lanes(&fp->solve, foot, n);
-
-    /* the gathered job: lane i is foot from[i] */
     _Alignas(64) float fs[SETTLE_FOOT_STREAMS][SETTLE_GROUP], ks[SETTLE_CONSTS][SETTLE_GROUP],
         bsd[SETTLE_BATCH][SETTLE_GROUP], need[SETTLE_GROUP];
     float *gf[FOOT_COUNT] = {0};
@@ -776,14 +766,43 @@ static void settle_run(const frame_plan *fp, const cik__foot_job *job, settle_po
         const int id = settle_foot_out[o];
         for (int i = 0; i < n; ++i) cr->f[id][foot[i]] = gf[id][i];
     }
-    int again = 0;
-    for (int i = 0; i < n; ++i) again |= round[i] + 1 < SETTLE_ROUNDS;
     if (!again) return;
     k->settle(&g, 0, padded);
     for (int i = 0; i < n; ++i) {
-        if (round[i] + 1 >= SETTLE_ROUNDS || need[i] == 0.0f) continue;
+        raised[i] = again[i] && need[i] != 0.0f;
+        if (!raised[i]) continue;
         cr->f[FOOT_TY][foot[i]] = gf[FOOT_TY][i];
         cr->bs.target_y[foot[i]] = bsd[SETTLE_TARGET_Y][i];
+    }
+}
+
+/* Settles the pool's first entries (a vector group, or what is left):
+ * solves their legs, aligns their feet and, before their last round,
+ * checks them again; a foot raised again goes back into the pool. The
+ * pool never holds more than SETTLE_GROUP + 1 feet: a foot goes back at
+ * most once, after the feet ahead of it. */
+static void settle_run(const frame_plan *fp, const cik__foot_job *job, settle_pool *sp)
+{
+    const int n = sp->count < SETTLE_GROUP ? sp->count : SETTLE_GROUP;
+    if (n <= 0) return;
+    int foot[SETTLE_GROUP], check = 0, raised[SETTLE_GROUP];
+    unsigned char round[SETTLE_GROUP], again[SETTLE_GROUP];
+    for (int i = 0; i < n; ++i) {
+        foot[i] = sp->foot[i];
+        round[i] = sp->round[i];
+        again[i] = round[i] + 1 < SETTLE_ROUNDS;
+        check |= again[i];
+    }
+    sp->count -= n;
+    for (int i = 0; i < sp->count; ++i) {
+        sp->foot[i] = sp->foot[i + n];
+        sp->round[i] = sp->round[i + n];
+    }
+    cik__solve_lanes(&fp->solve, foot, n);
+    settle_align(fp, job, foot, n, check ? again : NULL, raised);
+    if (!check) return;
+    for (int i = 0; i < n; ++i) {
+        if (!raised[i]) continue;
         sp->foot[sp->count] = foot[i];
         sp->round[sp->count++] = (unsigned char)(round[i] + 1);
     }
