@@ -1309,19 +1309,22 @@ T_BACKEND_TEST(foot, heel_and_toe_above_a_step_edge)
 
 /* A planted foot on an uphill plane steeper than the ankle lets the sole
  * follow (26 degrees, toes up; the ankle's swing limit 0.7 rad with the
- * knee bent): the foot keeps the pitch its limit allows, and no heel, ball
- * or toe may then be below the plane (foot.h: no point is placed below the
- * ground). Before the align stage's settling rounds, the place stage rested
- * the ankle for the orientation it wanted (the sole on the normal) and the
- * ankle's limit then turned the toes into the slope: ball and toe ended 10
- * and 15 mm below it. */
+ * knee bent): the foot keeps the pitch its limit allows and rests on the
+ * plane, no heel, ball or toe more than the settling depth (2.5 mm,
+ * docs/foot.md) below it, frame after frame. Before the align stage's
+ * settling rounds, the place stage rested the ankle for the orientation it
+ * wanted (the sole on the normal) and the ankle's limit then turned the
+ * toes into the slope: ball and toe ended 10 and 15 mm below it. Before a
+ * held foot's ground was looked at where its points were solved, all three
+ * were probed under the animation's foot (here one spot, the foot held
+ * toes down), and the foot hovered 3 cm above the slope. */
 Test(foot, no_point_below_a_slope_steeper_than_the_ankle_follows)
 {
     scene sc = feet_scene(1);
     cik_foot_options o = cik_foot_default_options();
     o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
-    const float a = 0.45f, tol = o.solver.threshold + 1e-4f;
-    for (int frame = 0; frame < 4; ++frame) {
+    const float a = 0.45f, depth = 0.0025f + o.solver.threshold + 1e-4f, rests = 0.005f;
+    for (int frame = 0; frame < 8; ++frame) {
         stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.1f);
         sc.s.weight[0] = sc.s.weight[1] = 1.0f;
         cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
@@ -1330,11 +1333,74 @@ Test(foot, no_point_below_a_slope_steeper_than_the_ankle_follows)
                 contact(&sc, f, p, tanf(a) * (sc.s.probe_z[p][f] - 0.1f), t_v3(0, cosf(a), -sinf(a)));
             }
         place_solve_align(&sc, &o);
-        for (int f = 0; f < 2; ++f)
+        for (int f = 0; f < 2; ++f) {
+            float lo = 1e30f;
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
                 float c = sc.s.point_y[p][f] - tanf(a) * (sc.s.point_z[p][f] - 0.1f);
-                cr_assert_geq(c, -tol, "frame %d foot %d point %d is %.2f mm below the slope", frame, f, p, -1e3 * c);
+                cr_assert_geq(c, -depth, "frame %d foot %d point %d is %.2f mm below the slope", frame, f, p, -1e3 * c);
+                lo = fminf(lo, c);
             }
+            /* from the second frame (the first held one) on */
+            if (frame > 0)
+                cr_assert_leq(lo, rests, "frame %d foot %d: the lowest point %.2f mm above the slope", frame, f, 1e3 * lo);
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A foot held across a step's edge, its heel on the upper level and its
+ * toes over the lower one 10 cm down, while the animation pitches it toe
+ * down (a push-off). The ground is looked at where the held foot's points
+ * were solved, and the lock holds the point on the ground: the heel stays
+ * on its step and still. In 0.9.0 the lock held the toe tip (the lowest
+ * point in the animation) in the air, which slid 3 to 5 mm a frame from
+ * frame 8; the probes followed the animation's pitch, and at frame 11 the
+ * heel's crossed the edge: the foot dropped 87 mm, its heel then 63 mm
+ * inside the step. */
+Test(foot, a_foot_held_across_a_step_edge_stays_on_it)
+{
+    scene sc = feet_scene(1);
+    cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    const float depth = 0.0025f + o.solver.threshold + 1e-4f, dz = 0.1f;
+    float edge = 0.0f, last[2][3];
+    int was[2] = {0, 0}, held[2] = {-1, -1};
+    for (int frame = 0; frame < 16; ++frame) {
+        /* 5 degrees toe down, then 1.5 more a frame from frame 4 on */
+        const float pitch = 0.0873f + (frame > 4 ? 0.0262f * (float)(frame - 4) : 0.0f);
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - STAND_DY, 0.0f);
+        for (int f = 0; f < 2; ++f) pose_leg_pitched(&sc, f, STAND_DY, dz, pitch);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        /* the edge 5 mm ahead of where the heel first stands */
+        if (frame == 0) edge = sc.s.probe_z[CIK_FOOT_HEEL][0] + 0.005f;
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                contact(&sc, f, p, sc.s.probe_z[p][f] < edge ? 0.0f : -0.1f, t_v3(0, 1, 0));
+        place_solve_align(&sc, &o);
+        for (int f = 0; f < 2; ++f) {
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                float g = sc.s.point_z[p][f] < edge ? 0.0f : -0.1f, c = sc.s.point_y[p][f] - g;
+                cr_assert_geq(c, -depth, "frame %d foot %d point %d is %.2f mm below its step", frame, f, p, -1e3 * c);
+            }
+            cr_assert_lt(sc.s.point_z[CIK_FOOT_HEEL][f], edge, "frame %d foot %d: the heel off its step", frame, f);
+            const int locked = sc.s.locked[f] > 0.5f, pv = (int)sc.s.pivot[f];
+            if (locked && was[f] && pv == held[f]) {
+                const float mx = sc.s.point_x[pv][f] - last[f][0], my = sc.s.point_y[pv][f] - last[f][1],
+                            mz = sc.s.point_z[pv][f] - last[f][2], m = sqrtf(mx * mx + my * my + mz * mz);
+                cr_assert_leq(m, 5e-4f, "frame %d foot %d: the held point %d moved %.2f mm", frame, f, pv, 1e3 * m);
+            }
+            if (frame >= 2) {
+                cr_assert(locked, "frame %d foot %d not locked", frame, f);
+                /* the held point on the ground, the heel on its step */
+                cr_assert_eq(pv, CIK_FOOT_HEEL, "frame %d foot %d holds point %d", frame, f, pv);
+            }
+            was[f] = locked;
+            held[f] = pv;
+            last[f][0] = sc.s.point_x[pv][f];
+            last[f][1] = sc.s.point_y[pv][f];
+            last[f][2] = sc.s.point_z[pv][f];
+        }
     }
     cik_foot_crowd_destroy(sc.crowd);
 }

@@ -555,6 +555,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->first_plant = 0.02f * u; /* 5 cm planted the jog's landing feet 4 cm up */
     j->lift_contact = 0.005f * u;
     j->settle_depth = 0.0025f * u;
+    j->slide_depth = 0.001f * u;
     j->margin = opt->reach_margin;
     j->soft = opt->soft_reach;
     j->threshold = opt->solver.threshold * u;
@@ -670,7 +671,7 @@ typedef struct settle_pool {
 static const int settle_foot_streams[] = {
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
     FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1, FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1,
-    FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TY};
+    FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TX, FOOT_TY, FOOT_TZ, FOOT_HOLD, FOOT_PIVOT};
 #define SETTLE_FOOT_STREAMS ((int)(sizeof settle_foot_streams / sizeof settle_foot_streams[0]))
 /* what align writes (the rest is read) */
 static const int settle_foot_out[] = {FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
@@ -687,8 +688,8 @@ static const int settle_consts[] = {
     LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_SSWING, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_CSWING};
 #define SETTLE_CONSTS ((int)(sizeof settle_consts / sizeof settle_consts[0]))
 /* batch streams: root rotation (4) and position (3), rotations of joints
- * 0, 1 and 2 (12), target height (1) */
-#define SETTLE_BATCH 20
+ * 0, 1 and 2 (12), target (3) */
+#define SETTLE_BATCH 22
 
 /* Where a cik_streams keeps the batch streams the gathered job reads
  * (root rotation and position, the rotations of joints 0, 1 and 2, the
@@ -701,12 +702,12 @@ static void settle_batch_streams(cik_streams *s, float **p[SETTLE_BATCH])
                                &s->rotation_z[0], &s->rotation_w[0], &s->rotation_x[1],
                                &s->rotation_y[1], &s->rotation_z[1], &s->rotation_w[1],
                                &s->rotation_x[2], &s->rotation_y[2], &s->rotation_z[2],
-                               &s->rotation_w[2], &s->target_y};
+                               &s->rotation_w[2], &s->target_x, &s->target_y, &s->target_z};
     memcpy(p, q, sizeof q);
 }
-/* rows of the ankle's rotation (align writes them) and of the target's height */
+/* rows of the ankle's rotation (align writes them) and of the target */
 #define SETTLE_ANKLE 15
-#define SETTLE_TARGET_Y 19
+#define SETTLE_TARGET 19
 
 /* Aligns the feet foot[0 .. n) (their legs just solved) on a gathered
  * job and scatters the results back; with `again` (else NULL), also the
@@ -771,8 +772,12 @@ static __attribute__((noinline)) void settle_align(const frame_plan *fp, const c
     for (int i = 0; i < n; ++i) {
         raised[i] = again[i] && need[i] != 0.0f;
         if (!raised[i]) continue;
+        cr->f[FOOT_TX][foot[i]] = gf[FOOT_TX][i];
         cr->f[FOOT_TY][foot[i]] = gf[FOOT_TY][i];
-        cr->bs.target_y[foot[i]] = bsd[SETTLE_TARGET_Y][i];
+        cr->f[FOOT_TZ][foot[i]] = gf[FOOT_TZ][i];
+        cr->bs.target_x[foot[i]] = bsd[SETTLE_TARGET][i];
+        cr->bs.target_y[foot[i]] = bsd[SETTLE_TARGET + 1][i];
+        cr->bs.target_z[foot[i]] = bsd[SETTLE_TARGET + 2][i];
     }
 }
 

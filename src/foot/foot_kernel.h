@@ -338,15 +338,36 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             /* the foot rolls: a point that comes lower than the pivot takes
              * over, anchored where the planned foot has it (no jump) */
             vm roll = w_and(locked, w_and(v_gt(v_abs(v_sub(lo_i, pv)), v_set1(0.5f)), v_lt(lo_y, v_sub(ppv.y, roll_margin))));
+            /* on uneven ground the animation's lowest point may hang in
+             * the air (a foot over a step's edge): a pivot on its ground
+             * does not roll onto a point that hung more than twice
+             * lift_contact above its own in the last frame, and a pivot
+             * that hung so hands over to the point nearest its ground when
+             * that one rested on it (within lift_contact) */
+            vf clr[3], gmin = never, gi = z;
+            for (int k = 0; k < 3; ++k) {
+                clr[k] = v_sub(ld(cF, FOOT_PTY + k, i), ld(cF, FOOT_CY + k, i));
+                vm lower = v_lt(clr[k], gmin);
+                gmin = v_sel(lower, clr[k], gmin);
+                gi = v_sel(lower, v_set1((float)k), gi);
+            }
+            const vf rests = v_set1(job->lift_contact), hangs = v_set1(2.0f * job->lift_contact);
+            vf cpv = pick3(pv, clr[0], clr[1], clr[2]);
+            vm down = v_gt(ld(cF, FOOT_LOCKED, i), z); /* locked in full in the last frame: the foot was down */
+            vm hung = w_and(down, v_gt(cpv, hangs));
+            vm block = w_and(w_and(down, v_lt(cpv, rests)), v_gt(pick3(lo_i, clr[0], clr[1], clr[2]), hangs));
+            roll = w_andnot(roll, block);
+            roll = w_or(roll, w_and(w_and(locked, v_gt(v_abs(v_sub(gi, pv)), v_set1(0.5f))), w_and(hung, v_lt(gmin, rests))));
+            vf to = v_sel(hung, gi, lo_i);
             if (w_any(roll)) {
                 /* where the new pivot was in the last frame's placed foot
                  * (its desired orientation, FOOT_DF*), so the hand-over
                  * moves nothing */
-                v3 plo = pick3v(lo_i, P);
-                v3 o = q_rotate(last, v3_sub(pick3v(lo_i, pts), pick3v(pv, pts)));
+                v3 plo = pick3v(to, P);
+                v3 o = q_rotate(last, v3_sub(pick3v(to, pts), pick3v(pv, pts)));
                 ax = v_sel(roll, v_add(ax, o.x), ax);
                 az = v_sel(roll, v_add(az, o.z), az);
-                pv = v_sel(roll, lo_i, pv);
+                pv = v_sel(roll, to, pv);
                 ppv = v3_sel(roll, plo, ppv);
             }
             /* released when the foot lifts, drifts lock_radius off the
@@ -428,9 +449,25 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         pstore(job, F[FOOT_PLZ], i, bz);
         pstore(job, F[FOOT_YAWS], i, ys);
         pstore(job, F[FOOT_YAWC], i, yc);
+        /* a held foot's probes where the last frame solved its points,
+         * moved with its pivot onto the anchor (a lock that starts: the
+         * foot's shape as it came down; a cold foot: the animation's): on a step's edge or a
+         * slope the ground is looked at where the foot is, not where the
+         * animation's pitch would put it (up to 2 cm off, across an
+         * edge) */
+        vf lx[3], lz[3];
+        for (int k = 0; k < 3; ++k) {
+            lx[k] = ld(cF, FOOT_PTX + k, i);
+            lz[k] = ld(cF, FOOT_PTZ + k, i);
+        }
+        vf lpx = pick3(pv, lx[0], lx[1], lx[2]), lpz = pick3(pv, lz[0], lz[1], lz[2]);
         for (int k = 0; k < 3; ++k) {
             vf ox, oz;
             yaw_xz(ys, yc, v_sub(P[k].x, ppv.x), v_sub(P[k].z, ppv.z), &ox, &oz);
+            vf hx = v_sub(lx[k], lpx), hz = v_sub(lz[k], lpz);
+            vm use = w_andnot(w_and(locked, v_lt(v_add(v_abs(hx), v_abs(hz)), never)), cold); /* NaN or cold: the animation's */
+            ox = v_sel(use, hx, ox);
+            oz = v_sel(use, hz, oz);
             pstore(job, F[FOOT_PROBEX + k], i, v_add(bx, ox));
             pstore(job, F[FOOT_PROBEZ + k], i, v_add(bz, oz));
         }
@@ -877,25 +914,47 @@ static void k_align(const cik__foot_job *job, int begin, int end)
 }
 
 /* Stage 5, the settling check after align: a weighted foot with a point
- * more than 2.5 mm (settle_depth) below its ground (the ankle's limit kept the sole from following a slope
- * or a bend of the shin) has its target raised by that much, for one more
- * solve and align of the block; returns through SCRATCH_NEED whether any
- * foot of the pass moved (1) or not (0), per lane. */
+ * more than 2.5 mm (settle_depth) below its ground (the ankle's limit kept
+ * the sole from following a slope or a bend of the shin) has its target
+ * raised by that much, and a held foot whose pivot the limit turned more
+ * than slide_depth off its anchor in x and z has its target moved back by
+ * that much, for one more solve and align of the block; returns through
+ * SCRATCH_NEED whether any foot of the pass moved (1) or not (0), per
+ * lane. */
+
 static void k_settle(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
     const cik_streams *bs = job->bs;
-    const vf z = v_set1(0.0f), eps = v_set1(job->settle_depth);
+    const cik__foot_consts *K = job->k;
+    const vf z = v_set1(0.0f), eps = v_set1(job->settle_depth), slide2 = v_set1(job->slide_depth * job->slide_depth);
     for (int i = begin; i < end; i += CIK_LANES) {
         vf pen = v_set1(-1e30f);
         for (int k = 0; k < 3; ++k) pen = v_max(pen, v_sub(ld(cF, FOOT_CY + k, i), ld(cF, FOOT_PTY + k, i)));
-        vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, eps));
-        sst(job, SCRATCH_NEED, i, v_sel(raise, v_set1(1.0f), z));
-        if (!w_any(raise)) continue;
+        /* (a held foot: slide_depth) */
+        vm held = v_gt(ld(cF, FOOT_HOLD, i), z);
+        vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, v_sel(held, v_set1(job->slide_depth), eps)));
+        /* the held pivot's slide: where the solved foot has it against
+         * where the target and the desired foot put it */
+        vf pv = ld(cF, FOOT_PIVOT, i);
+        const v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
+        v3 want = v3_add(v3_ld(cF, FOOT_TX, i), q_rotate(q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i), pick3v(pv, pts)));
+        vf ex = v_sub(want.x, pick3(pv, ld(cF, FOOT_PTX, i), ld(cF, FOOT_PTX + 1, i), ld(cF, FOOT_PTX + 2, i)));
+        vf ez = v_sub(want.z, pick3(pv, ld(cF, FOOT_PTZ, i), ld(cF, FOOT_PTZ + 1, i), ld(cF, FOOT_PTZ + 2, i)));
+        vm slid = w_and(held, v_gt(v_fma(ex, ex, v_mul(ez, ez)), slide2));
+        vm move = w_or(raise, slid);
+        sst(job, SCRATCH_NEED, i, v_sel(move, v_set1(1.0f), z));
+        if (!w_any(move)) continue;
         vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
+        vf tx = v_sel(slid, v_add(ld(cF, FOOT_TX, i), ex), ld(cF, FOOT_TX, i));
+        vf tz = v_sel(slid, v_add(ld(cF, FOOT_TZ, i), ez), ld(cF, FOOT_TZ, i));
+        pstore(job, F[FOOT_TX], i, tx);
         pstore(job, F[FOOT_TY], i, ty);
+        pstore(job, F[FOOT_TZ], i, tz);
+        pstore(job, bs->target_x, i, tx);
         pstore(job, bs->target_y, i, ty);
+        pstore(job, bs->target_z, i, tz);
     }
 }
 
