@@ -33,8 +33,10 @@
  *                                  docs/foot.md), within the
  *                                  ankle's limit; a foot the limit leaves
  *                                  with a point more than 2.5 mm below its
- *                                  ground is raised, solved and aligned
- *                                  again (at most twice); solved ankle, foot
+ *                                  ground (a held foot: 1 mm, or its pivot
+ *                                  turned 1 mm off its target's) is moved
+ *                                  back, solved and aligned again (at most
+ *                                  twice); solved ankle, foot
  *                                  orientation, heel, ball and toe written.
  * cik_foot_crowd_frame runs 1..5 with a heightfield, one block of characters
  * after the other in a single parallel region (the same bits as the five
@@ -226,7 +228,9 @@ typedef struct cik_foot_options {
     /** Foot locking (1 on, 0 off; default 1): while planted, the foot's
      *  contact point and heading stay where it landed. The pivot is the
      *  lowest of heel, ball and toe in the animation (the foot rolls from
-     *  heel to ball to toe, each held in turn). A lock releases when the
+     *  heel to ball to toe, each held in turn; on uneven ground a point
+     *  on the ground is held rather than one hanging over a step's edge).
+     *  A lock releases when the
      *  foot lifts, when the animation has moved lock_radius (> 0, metres;
      *  default 0.12) away from it, or when holding it would take the leg
      *  beyond its reach; the foot then blends back to the animation over

@@ -157,7 +157,7 @@ typedef struct cik__foot_job {
     float first_plant; /* the first frame's plant height above the floor */
     float lift_contact; /* a toe tip this near its ground holds a heel lift */
     float settle_depth; /* a point deeper than this below its ground is settled */
-    float slide_depth;  /* a held pivot farther than this off its anchor is settled */
+    float slide_depth;  /* a held foot this deep, or its pivot this far off its target's, is settled */
     /* place: reach margin and soft reach; cos of half the limit tolerance */
     float margin, soft, threshold;
     float tol_cos;

@@ -187,6 +187,19 @@ CIK_INLINE v3 pick3v(vf idx, const v3 p[3])
     return v3_of(pick3(idx, p[0].x, p[1].x, p[2].x), pick3(idx, p[0].y, p[1].y, p[2].y),
                  pick3(idx, p[0].z, p[1].z, p[2].z));
 }
+/* The least of three per-point values and its index (0, 1 or 2 as a
+ * float; the first on a tie). */
+CIK_INLINE vf least3(const vf v[3], vf *idx)
+{
+    vf lo = v[0], at = v_set1(0.0f);
+    for (int k = 1; k < 3; ++k) {
+        vm lower = v_lt(v[k], lo);
+        lo = v_sel(lower, v[k], lo);
+        at = v_sel(lower, v_set1((float)k), at);
+    }
+    *idx = at;
+    return lo;
+}
 /* A foot's point k in the ankle frame. */
 CIK_INLINE v3 leg_point(const cik__foot_consts *K, int k, int i)
 {
@@ -270,12 +283,8 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         pstore(job, F[FOOT_PLANTED], i, v_sel(planted, one, z));
         pstore(job, F[FOOT_CTIME], i, age);
         /* the lowest animated point, and the foot's heading (heel to toe) */
-        vf lo_y = P[0].y, lo_i = z;
-        for (int k = 1; k < 3; ++k) {
-            vm lower = v_lt(P[k].y, lo_y);
-            lo_y = v_sel(lower, P[k].y, lo_y);
-            lo_i = v_sel(lower, v_set1((float)k), lo_i);
-        }
+        const vf py[3] = {P[0].y, P[1].y, P[2].y};
+        vf lo_i, lo_y = least3(py, &lo_i);
         vf fax = v_sub(P[2].x, P[0].x), faz = v_sub(P[2].z, P[0].z);
         /* the release blend so far: offset and heading turn fading out */
         vf bt = v_add(ld(cF, FOOT_BTIME, i), dt);
@@ -344,13 +353,9 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
              * lift_contact above its own in the last frame, and a pivot
              * that hung so hands over to the point nearest its ground when
              * that one rested on it (within lift_contact) */
-            vf clr[3], gmin = never, gi = z;
-            for (int k = 0; k < 3; ++k) {
-                clr[k] = v_sub(ld(cF, FOOT_PTY + k, i), ld(cF, FOOT_CY + k, i));
-                vm lower = v_lt(clr[k], gmin);
-                gmin = v_sel(lower, clr[k], gmin);
-                gi = v_sel(lower, v_set1((float)k), gi);
-            }
+            vf clr[3], gi;
+            for (int k = 0; k < 3; ++k) clr[k] = v_sub(ld(cF, FOOT_PTY + k, i), ld(cF, FOOT_CY + k, i));
+            const vf gmin = least3(clr, &gi);
             const vf rests = v_set1(job->lift_contact), hangs = v_set1(2.0f * job->lift_contact);
             vf cpv = pick3(pv, clr[0], clr[1], clr[2]);
             vm down = v_gt(ld(cF, FOOT_LOCKED, i), z); /* locked in full in the last frame: the foot was down */
@@ -916,12 +921,12 @@ static void k_align(const cik__foot_job *job, int begin, int end)
 /* Stage 5, the settling check after align: a weighted foot with a point
  * more than 2.5 mm (settle_depth) below its ground (the ankle's limit kept
  * the sole from following a slope or a bend of the shin) has its target
- * raised by that much, and a held foot whose pivot the limit turned more
- * than slide_depth off its anchor in x and z has its target moved back by
- * that much, for one more solve and align of the block; returns through
+ * raised by that much (a held foot: more than slide_depth, 1 mm), and a
+ * held foot whose pivot the limit turned more than slide_depth in x and z
+ * off where its target and desired orientation put it has its target
+ * moved back by that much, for one more solve and align of the block; returns through
  * SCRATCH_NEED whether any foot of the pass moved (1) or not (0), per
  * lane. */
-
 static void k_settle(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
@@ -936,13 +941,18 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
         vm held = v_gt(ld(cF, FOOT_HOLD, i), z);
         vm raise = w_and(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_gt(pen, v_sel(held, v_set1(job->slide_depth), eps)));
         /* the held pivot's slide: where the solved foot has it against
-         * where the target and the desired foot put it */
-        vf pv = ld(cF, FOOT_PIVOT, i);
-        const v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
-        v3 want = v3_add(v3_ld(cF, FOOT_TX, i), q_rotate(q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i), pick3v(pv, pts)));
-        vf ex = v_sub(want.x, pick3(pv, ld(cF, FOOT_PTX, i), ld(cF, FOOT_PTX + 1, i), ld(cF, FOOT_PTX + 2, i)));
-        vf ez = v_sub(want.z, pick3(pv, ld(cF, FOOT_PTZ, i), ld(cF, FOOT_PTZ + 1, i), ld(cF, FOOT_PTZ + 2, i)));
-        vm slid = w_and(held, v_gt(v_fma(ex, ex, v_mul(ez, ez)), slide2));
+         * where the target and the desired foot put it (no held foot in
+         * the vector: none) */
+        vf ex = z, ez = z;
+        vm slid = w_false();
+        if (w_any(held)) {
+            vf pv = ld(cF, FOOT_PIVOT, i);
+            const v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
+            v3 want = v3_add(v3_ld(cF, FOOT_TX, i), q_rotate(q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i), pick3v(pv, pts)));
+            ex = v_sub(want.x, pick3(pv, ld(cF, FOOT_PTX, i), ld(cF, FOOT_PTX + 1, i), ld(cF, FOOT_PTX + 2, i)));
+            ez = v_sub(want.z, pick3(pv, ld(cF, FOOT_PTZ, i), ld(cF, FOOT_PTZ + 1, i), ld(cF, FOOT_PTZ + 2, i)));
+            slid = w_and(held, v_gt(v_fma(ex, ex, v_mul(ez, ez)), slide2));
+        }
         vm move = w_or(raise, slid);
         sst(job, SCRATCH_NEED, i, v_sel(move, v_set1(1.0f), z));
         if (!w_any(move)) continue;
