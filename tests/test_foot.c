@@ -754,7 +754,7 @@ Test(foot, refused_stage_changes_nothing)
     cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
     for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
         if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
-    enum { CASES = 35 };
+    enum { CASES = 38 };
     for (int bad = 0; bad < CASES; ++bad) {
         cik_foot_options o = cik_foot_default_options();
         o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
@@ -794,6 +794,9 @@ Test(foot, refused_stage_changes_nothing)
         case 31: o.lift_speed = -0.5f; break;
         case 32: o.knee_speed = -1.0f; break;
         case 33: o.knee_speed = NAN; break;
+        case 34: o.swing_lift = -0.01f; break;
+        case 35: o.swing_lift = 1.01f; break;
+        case 36: o.swing_lift = NAN; break;
         default: o.units_per_metre = 1e38f, o.max_pelvis_drop = 10.0f; break; /* the scaled drop overflows */
         }
         for (int stage = 0; stage < 8; ++stage) {
@@ -1505,6 +1508,33 @@ Test(foot, lock_off_releases_a_held_foot)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* A character that its floor carries up at 0.55 m/s (floor_y and pelvis
+ * rising together, a standing pose: a stance on a rising floor, as a run
+ * uphill): its feet rise in the world faster than lift_speed (0.5 m/s),
+ * but not over their floor, so they stay planted; before 0.11 lift-off
+ * was judged in the world and released them after min_contact_time. A
+ * foot that rises over the rising floor faster than lift_speed still
+ * lifts off. */
+Test(foot, a_floor_carrying_the_feet_up_does_not_lift_them_off)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = cik_foot_default_options();
+    const float step = 0.55f * o.dt;
+    for (int frame = 0; frame < 16; ++frame) {
+        const float floor = step * (float)frame;
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+        sc.s.pelvis_y[0] += floor;
+        sc.s.floor_y[0] = floor;
+        /* from frame 10 foot 0 also rises over the floor, 1 cm a frame */
+        if (frame >= 10) pose_leg(&sc, 0, STAND_DY + 0.01f * (float)(frame - 9), 0.1f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_eq(sc.s.planted[1], 1.0f, "frame %d: the standing foot let go", frame);
+        cr_assert_eq(sc.s.planted[0], frame < 10 ? 1.0f : 0.0f, "frame %d: foot 0 planted %g", frame, sc.s.planted[0]);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* lift_speed: a standing foot whose animation then raises it 1 cm a frame
  * (0.6 m/s at 60 Hz: every point rising, and slower than the release speed
  * of 0.9 m/s) is lifting off above a lift speed of 0.5 m/s: released on the
@@ -1602,6 +1632,10 @@ T_BACKEND_TEST(foot, a_knee_eases_back_at_the_knee_speed)
         scene sc = feet_scene(1);
         cik_foot_options o = weights_on(be);
         o.max_pelvis_drop = 0.0f;
+        /* the ground itself brings the foot up (swing_lift would lift it
+         * by the block's whole height, beyond what the knee's rate may take
+         * back along the hip's line in a frame, KNEE_SHIFT) */
+        o.swing_lift = 0.0f;
         if (!rule) o.knee_speed = 0.0f;
         const float step = o.knee_speed * o.dt;
         float last = 0.0f, largest = 0.0f;
@@ -1753,6 +1787,54 @@ T_BACKEND_TEST(foot, swing_leg_at_weight_0_keeps_the_animation)
         cr_assert_float_eq(sc.s.ankle_z[1], sc.s.anim_ankle_z[1], 1e-5f);
     }
     cik_foot_crowd_destroy(sc.crowd);
+}
+
+static float plateau5(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return 0.05f;
+}
+
+/* swing_lift: the ground 5 cm above the animation's floor (floor_y 0), a
+ * swing foot (the caller's weight 0) coming down from 10 cm over the floor
+ * to 1 cm in 10 frames while it moves on. With swing_lift s the foot is
+ * lifted by s times the ground's rise, never below the ground: its ankle is
+ * at max(animated + s x 5 cm, 5 cm + its height over the sole) (the
+ * animation's clearance kept over the higher ground at 1; at 0, crowdik
+ * 0.10's rule, the foot stops against the ground and its knee bends at
+ * once), in x and z where the animation has it, and no point of the foot
+ * is below the ground. */
+T_BACKEND_TEST(foot, a_swing_foot_keeps_its_clearance_over_higher_ground)
+{
+    const float lifts[3] = {1.0f, 0.5f, 0.0f};
+    for (int k = 0; k < 3; ++k) {
+        scene sc = feet_scene(1);
+        cik_heightfield hf = ground(plateau5);
+        cik_foot_options o = weights_on(be);
+        o.max_pelvis_drop = 0.0f;
+        o.swing_lift = lifts[k];
+        float worst = 0.0f;
+        for (int frame = 0; frame < 10; ++frame) {
+            stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+            sc.s.floor_y[0] = 0.0f;
+            pose_leg(&sc, 1, STAND_DY + 0.10f - 0.01f * (float)frame, -0.15f + 0.03f * (float)frame);
+            sc.s.weight[0] = 1.0f;
+            sc.s.weight[1] = 0.0f;
+            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+            /* the foot flat (the animation's orientation), 6 cm under its ankle */
+            float want = fmaxf(sc.s.anim_ankle_y[1] + lifts[k] * 0.05f, 0.11f);
+            worst = fmaxf(worst, fabsf(sc.s.ankle_y[1] - want));
+            cr_assert_float_eq(sc.s.ankle_y[1], want, 1e-3f, "%s, lift %g, frame %d: ankle at %g, want %g",
+                               cik_backend_name(be), lifts[k], frame, sc.s.ankle_y[1], want);
+            cr_assert_float_eq(sc.s.ankle_x[1], sc.s.anim_ankle_x[1], 1e-3f);
+            cr_assert_float_eq(sc.s.ankle_z[1], sc.s.anim_ankle_z[1], 1e-3f);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                cr_assert_geq(solved_point(&sc, 1, p).y, 0.05f - 1e-3f, "frame %d: point %d below the ground", frame, p);
+        }
+        cr_log_info("%s, swing_lift %g: the ankle within %.3f mm of the rule", cik_backend_name(be), lifts[k], 1e3 * worst);
+        cik_foot_crowd_destroy(sc.crowd);
+    }
 }
 
 /* limit_tolerance: an animated knee a little past its hinge's stop (mocap

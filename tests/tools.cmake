@@ -76,6 +76,7 @@ crowdik_bad_input(demo_loop_unknown 2 "bad value 'smooth' for --loop" ${demo} --
 crowdik_bad_input(demo_loop_missing 2 "--loop needs a value" ${demo} --loop)
 crowdik_bad_input(demo_plant_speed_zero 2 "bad value '0' for --plant-speed" ${demo} --plant-speed 0)
 crowdik_bad_input(demo_plant_speed_word 2 "bad value 'slow' for --plant-speed" ${demo} --plant-speed slow)
+crowdik_bad_input(demo_swing_lift_above_1 2 "bad value '1.5' for --swing-lift" ${demo} --swing-lift 1.5)
 crowdik_bad_input(demo_dump_missing 2 "--dump needs a value" ${demo} --dump)
 crowdik_bad_input(demo_dump_directory 3 "cannot write .*adir: Is a directory" ${demo} ${small} --dump @WORK@/adir)
 crowdik_bad_input(demo_dump_missing_folder 3 "cannot write .*No such file" ${demo} ${small}

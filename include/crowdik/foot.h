@@ -243,7 +243,8 @@ typedef struct cik_foot_options {
      *  kept one comes back with w >= 0). Default 0.05. */
     float limit_tolerance;
     /** A planted foot whose every point (heel, ball and toe) rises faster
-     *  than this (>= 0, metres per second; 0: off) is lifting off: it
+     *  than this over the animation's floor (floor_y; >= 0, metres per
+     *  second; 0: off) is lifting off: it
      *  releases (after min_contact_time) however slow it still is, and a
      *  lifting foot does not plant. At toe-off the animation raises the
      *  whole foot while its speed is still under release_speed; without
@@ -261,6 +262,16 @@ typedef struct cik_foot_options {
      *  reach. Default 4 (3.8 degrees per frame at 60 Hz). Herds (herd.h)
      *  do not use it. */
     float knee_speed;
+    /** How much of the ground's rise above the animation's floor
+     *  (`floor_y`), under a foot not planted in full, lifts that foot
+     *  (0 to 1): 1 keeps the animation's clearance over higher ground (a
+     *  swing foot over an uphill slope or onto a step comes down on it as
+     *  the animation comes down on its floor), 0 lifts a swing foot only
+     *  where the ground would be above it (crowdik 0.10's rule: the foot
+     *  stopped against the ground and its knee bent at once). Lower ground
+     *  lowers the pelvis instead (max_pelvis_drop). Default 1. Herds
+     *  (herd.h) do not use it. */
+    float swing_lift;
 } cik_foot_options;
 
 /** Start poses (deprecated, see cik_foot_options.start): all three start
@@ -274,7 +285,7 @@ typedef struct cik_foot_options {
  *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
  *  and 0.12 s out, lift speed 0.5 m/s), locking on (radius 0.12, unlock
- *  0.2 s), limit tolerance 0.05 rad, knee speed 4 rad/s. */
+ *  0.2 s), limit tolerance 0.05 rad, knee speed 4 rad/s, swing lift 1. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -343,8 +354,9 @@ typedef struct cik_foot_streams {
     /* in, c: the height of the animation's floor under the character in
      * the world (where its feet stand on flat ground: the character
      * controller's ground); where the ground under a swing foot is lower,
-     * the pelvis comes down so that the foot keeps its clearance. Default
-     * 0. */
+     * the pelvis comes down so that the foot keeps its clearance, where
+     * it is higher the foot is lifted (swing_lift); a foot lifts off when
+     * it rises over this floor faster than lift_speed. Default 0. */
     float *floor_y;
     /* in, f: animated local rotations of hip [0], knee [1], ankle [2] */
     float *pose_x[3], *pose_y[3], *pose_z[3], *pose_w[3];

@@ -49,7 +49,7 @@ enum {
     FOOT_AFX = FOOT_PTZ + 3, FOOT_AFY, FOOT_AFZ, FOOT_AFW, /* animated foot world rotation */
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, /* desired foot world rotation */
     /* carried from frame to frame: the animated points of the last frame
-     * (the contacts' speeds); the contact's age and the weight's easing
+     * (the contacts' speeds; y over the animation's floor); the contact's age and the weight's easing
      * state; the lock's anchor (the pivot's x, z) and heading (the foot's
      * forward x, z when it locked); the release blend's age, offset (x, z)
      * and heading turn (half-angle sin, cos about up) */
@@ -69,6 +69,8 @@ enum {
     /* the knee's bend off the animation's (cos, sin) in the last frame's
      * target; (0, 0): none yet */
     FOOT_KDC, FOOT_KDS,
+    /* the animation's floor in the last frame (FOOT_PREVY is over it) */
+    FOOT_PREVF,
     FOOT_COUNT
 };
 
@@ -166,6 +168,7 @@ typedef struct cik__foot_job {
      * this far above its resting height */
     float knee_c, knee_s, knee_clear;
     int knee_on;
+    float swing_lift; /* cik_foot_options.swing_lift */
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */
     float ox, oz, sx, sz, umax, vmax;

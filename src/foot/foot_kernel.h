@@ -232,21 +232,31 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         v3 a = v3_add(v3_add(hip, q_rotate(w0, kv3(K, LEG_THX, i))), q_rotate(w1, kv3(K, LEG_SHX, i)));
         v3_st(job, F, FOOT_AAX, i, a);
         q_st(job, F, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i, w2);
+        /* the points' motion since the last frame: the speed in the world
+         * (plant, release), the rise over the animation's floor (lifting
+         * off): a stance foot that the character's floor carries up a
+         * slope is not lifting off (a run uphill raised its planted feet
+         * faster than lift_speed, and 22 percent of the run/leap's still
+         * foot-frames on a rising floor did not plant) */
+        const vf floor = sld(job, SCRATCH_EFLOOR, i), floor_rise = v_sub(floor, ld(cF, FOOT_PREVF, i));
         v3 P[3];
         vf moved2 = never, rise = never;
         for (int k = 0; k < 3; ++k) {
             P[k] = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
-            v3 d = v3_sub(P[k], v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
+            const vf py = v_sub(P[k].y, floor);
+            v3 d = v3_sub(v3_of(P[k].x, py, P[k].z), v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
+            rise = v_min(rise, d.y); /* the least any point rose over the floor */
+            d.y = v_add(d.y, floor_rise);
             moved2 = v_min(moved2, v3_dot(d, d));
-            rise = v_min(rise, d.y); /* the least any point rose */
             pstore(job, F[FOOT_PREVX + k], i, P[k].x);
-            pstore(job, F[FOOT_PREVY + k], i, P[k].y);
+            pstore(job, F[FOOT_PREVY + k], i, py);
             pstore(job, F[FOOT_PREVZ + k], i, P[k].z);
         }
+        pstore(job, F[FOOT_PREVF], i, floor);
         /* no last frame, no speed: the first frame plants the feet whose
          * lowest point is within first_plant (2 cm) of the animation's floor, at
          * full weight */
-        vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(sld(job, SCRATCH_EFLOOR, i), v_set1(job->first_plant)));
+        vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(floor, v_set1(job->first_plant)));
         /* a foot without a last frame: the crowd's first, or one reset */
         vm cold = job->primed ? v_gt(ld(cF, FOOT_COLD, i), z) : v_ge(one, z);
         pstore(job, F[FOOT_COLD], i, z);
@@ -553,9 +563,8 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
  * locked heading, tilted with the ground, its sole turned onto the ground
  * by at most FLAT_TURN, blended by the weight); the
  * ankle height at which it rests on the ground (no point below it); the
- * target (planted: resting at the planned place; swing: the animation
- * shifted by the terrain's smoothed offset from the animation's floor;
- * blended by the weight, never below resting); the hip's world offset, the
+ * target (planted: resting at the planned place; place_b blends it with
+ * the swing target, never below resting); the hip's world offset, the
  * animation's own hip-ankle extension and what the foot needs of the
  * pelvis drop to keep it. */
 static void k_place_a(const cik__foot_job *job, int begin, int end)
@@ -793,12 +802,19 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         pstore(job, bs->root_rotation_z, i, r.z);
         pstore(job, bs->root_rotation_w, i, r.w);
         /* the target: the swing target (the animated ankle lowered with
-         * the pelvis: the animation's angles) blended into the planted one
-         * by the weight, never below resting */
+         * the pelvis: the animation's angles; lifted by the ground's rise
+         * above the animation's floor under it, so that the foot keeps the
+         * animation's clearance over higher ground) blended into the
+         * planted one by the weight, never below resting */
         vf w = ld(cF, FOOT_WEIGHT, i), drop = sld(job, SCRATCH_DROP, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
         v3 ts = v3_ld(cF, FOOT_AAX, i);
         ts.y = v_sub(ts.y, drop);
+        if (job->swing_lift > 0.0f) {
+            vf gmax = v_max(v_max(ld(cF, FOOT_CY, i), ld(cF, FOOT_CY + 1, i)), ld(cF, FOOT_CY + 2, i));
+            vf rise = v_max(v_sub(gmax, sld(job, SCRATCH_EFLOOR, i)), z);
+            ts.y = v_fma(v_set1(job->swing_lift), rise, ts.y);
+        }
         v3 t = v3_ld(cF, FOOT_TX, i);
         /* a locked foot is held where it is in x and z whatever its weight
          * (the weight eases its height only) */

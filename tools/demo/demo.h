@@ -126,6 +126,7 @@ typedef struct demo_options {
     float plant_speed; /* --plant-speed (m/s), 0 = by the motion */
     float lift_speed;  /* --lift-speed (m/s), negative = the default */
     float knee_speed;  /* --knee-speed (rad/s), negative = the default */
+    float swing_lift;  /* --swing-lift (0 to 1), negative = the default */
     int creature;      /* --creature: creature_kind (support/creatures.h), 0 the biped crowd */
     int loop;          /* --loop: LOOP_* */
 } demo_options;
@@ -179,6 +180,7 @@ typedef struct foot_row {
     float ground_y[CIK_FOOT_POINTS];
     float pivot;
     cik_vec3 ground_n, anim_sole_n, solved_sole_n;
+    float floor_y; /* the animation's floor (the character's floor_y) */
 } foot_row;
 
 /* The measures' samples, and what they carry from frame to frame. */

@@ -79,6 +79,10 @@ static const char *usage =
     "                   than V m/s lifts off (default 0.5; 0 off)\n"
     "  --knee-speed V   a foot not planted in full bends its knee at most V rad/s\n"
     "                   beyond the animation's own change (default 4; 0 off)\n"
+    "  --swing-lift V   how much of the ground's rise above the animation's floor\n"
+    "                   lifts a swing foot, 0 to 1 (default 1: the animation's\n"
+    "                   clearance over higher ground; 0: only where the ground\n"
+    "                   would be above the foot)\n"
     "  --dump PATH      also a CSV, one row per frame and foot: contacts, pelvis\n"
     "                   drop, animated and solved hip, knee, ankle, heel, ball, toe,\n"
     "                   the ground under the solved heel, ball, toe (docs/foot.md)\n"
@@ -167,6 +171,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     }
     else if (!strcmp(a, "--lift-speed")) return nonneg_value(v, &o->lift_speed);
     else if (!strcmp(a, "--knee-speed")) return nonneg_value(v, &o->knee_speed);
+    else if (!strcmp(a, "--swing-lift")) return nonneg_value(v, &o->swing_lift) || o->swing_lift > 1.0f;
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
         char *e;
@@ -189,7 +194,7 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--lift-speed", "--knee-speed", "--creature", "--loop"};
+                                       "--lift-speed", "--knee-speed", "--swing-lift", "--creature", "--loop"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -330,6 +335,7 @@ int main(int argc, char **argv)
     o.start = CIK_FOOT_START_TWO_BONE;
     o.lift_speed = -1.0f;
     o.knee_speed = -1.0f;
+    o.swing_lift = -1.0f;
     int pr = parse_args(argc, argv, &o);
     if (pr) return pr == 1 ? 0 : EXIT_USAGE;
     if (o.creature != CREATURE_BIPED) return herd_main(&o);

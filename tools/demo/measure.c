@@ -55,6 +55,7 @@ void measure_row(const demo_scene *sc, const cik_foot_streams *s, int fr, int c,
     leg_fk(leg, vec3_sub(pp, vec3(0, r->pelvis_drop, 0)), pq, qs, r->solved, &r->solved_sole_n);
     for (int k = 0; k < CIK_FOOT_POINTS; ++k) r->ground_y[k] = terrain(r->solved[RP_HEEL + k].x, r->solved[RP_HEEL + k].z);
     r->ground_n = terrain_normal(r->solved[RP_BALL].x, r->solved[RP_BALL].z);
+    r->floor_y = s->floor_y[c];
 }
 
 /* ---------------------------------------------------------------- CSV */
@@ -69,7 +70,7 @@ void dump_header(FILE *fp)
             fprintf(fp, ",%s_%s_x,%s_%s_y,%s_%s_z", which ? "solved" : "anim", point_name[k], which ? "solved" : "anim",
                     point_name[k], which ? "solved" : "anim", point_name[k]);
     fputs(",ground_heel_y,ground_ball_y,ground_toe_y,pivot,ground_ball_nx,ground_ball_ny,ground_ball_nz"
-          ",anim_sole_nx,anim_sole_ny,anim_sole_nz,solved_sole_nx,solved_sole_ny,solved_sole_nz\n",
+          ",anim_sole_nx,anim_sole_ny,anim_sole_nz,solved_sole_nx,solved_sole_ny,solved_sole_nz,floor_y\n",
           fp);
 }
 
@@ -85,7 +86,7 @@ void dump_row(FILE *fp, const foot_row *r)
     put_vec(fp, r->ground_n);
     put_vec(fp, r->anim_sole_n);
     put_vec(fp, r->solved_sole_n);
-    fputc('\n', fp);
+    fprintf(fp, ",%.5f\n", r->floor_y);
 }
 
 /* ---------------------------------------------------------------- samples */
@@ -262,9 +263,12 @@ void measures_add(demo_measures *m, const foot_row *r)
         add(&m->s[S_SWING_KNEE], fabsf(sk - ak));
         add(&m->s[S_SWING_PEN], deepest);
         /* nothing holds the foot up (its lowest point SWING_CLEAR over its
-         * ground): what moved the leg off its animation is the pipeline's
-         * own, not the ground's or the pelvis drop's */
-        if (lowest > SWING_CLEAR) {
+         * ground) and no ground under it is above the animation's floor
+         * (which lifts a swing foot by its rise, swing_lift): what moved
+         * the leg off its animation is the pipeline's own, not the
+         * ground's or the pelvis drop's */
+        float ground_max = fmaxf(fmaxf(r->ground_y[0], r->ground_y[1]), r->ground_y[2]);
+        if (lowest > SWING_CLEAR && ground_max <= r->floor_y + SWING_CLEAR) {
             add(&m->s[S_FREE_HIP], hip);
             add(&m->s[S_FREE_KNEE], fabsf(sk - ak));
         }

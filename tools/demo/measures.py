@@ -92,7 +92,10 @@ def measures(rows, still_speed, flat):
                 m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
                 m["sknee"].append(abs(bend(r, "solved") - bend(r, "anim")))
-                if min(gap) > CLEAR:  # nothing holds it up: the change is the pipeline's own
+                # nothing holds it up and no ground under it is above the
+                # animation's floor (swing_lift): the change is the pipeline's own
+                rise = max(float(r[f"ground_{p}_y"]) for p in POINTS) - float(r.get("floor_y", "-inf"))
+                if min(gap) > CLEAR and rise <= CLEAR:
                     m["fhip"].append(m["shin"][-1])
                     m["fknee"].append(m["sknee"][-1])
                 m["spen"].append(deepest)
