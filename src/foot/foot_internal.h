@@ -49,10 +49,11 @@ enum {
     FOOT_AFX = FOOT_PTZ + 3, FOOT_AFY, FOOT_AFZ, FOOT_AFW, /* animated foot world rotation */
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, /* desired foot world rotation */
     /* carried from frame to frame: the animated points of the last frame
-     * (the contacts' speeds; y over the animation's floor); the contact's age and the weight's easing
-     * state; the lock's anchor (the pivot's x, z) and heading (the foot's
-     * forward x, z when it locked); the release blend's age, offset (x, z)
-     * and heading turn (half-angle sin, cos about up) */
+     * (the contacts' speeds; y over the animation's floor); the contact's
+     * age and the weight's easing state; the lock's anchor (the pivot's x,
+     * z) and heading (the foot's forward x, z when it locked); the release
+     * blend's age, offset (x, z) and heading turn (half-angle sin, cos
+     * about up) */
     FOOT_PREVX, FOOT_PREVY = FOOT_PREVX + 3, FOOT_PREVZ = FOOT_PREVY + 3,
     FOOT_CTIME = FOOT_PREVZ + 3, FOOT_EASE,
     FOOT_ANCX, FOOT_ANCZ, FOOT_ANCFX, FOOT_ANCFZ,

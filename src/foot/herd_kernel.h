@@ -230,7 +230,7 @@ static void k_herd_place(const cik__herd_job *job, int begin, int end)
          * clearance over the ground under it as the animation brings it
          * down through a tenth of the leg's reach, so that at touchdown it
          * is where the planted target is (no drop while it locks) */
-        vf near = v_max(v_sub(one, v_div(clear, v_max(v_mul(ld(cF, HF_REACH, i), v_set1(0.1f)), v_set1(K_TINY)))), z);
+        vf near = near_floor(clear, v_mul(ld(cF, HF_REACH, i), v_set1(0.1f)));
         ts.y = v_fma(near, v_sub(tp, ts.y), ts.y);
         vf wxz = v_sel(locked, one, w);
         v3 t = v3_of(v_fma(wxz, v_sub(ld(cF, HF_PROBEX, i), ts.x), ts.x), v_fma(w, v_sub(tp, ts.y), ts.y),

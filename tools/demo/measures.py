@@ -94,7 +94,8 @@ def measures(rows, still_speed, flat):
                 m["sknee"].append(abs(bend(r, "solved") - bend(r, "anim")))
                 # nothing holds it up and no ground under it is above the
                 # animation's floor (swing_lift): the change is the pipeline's own
-                rise = max(float(r[f"ground_{p}_y"]) for p in POINTS) - float(r.get("floor_y", "-inf"))
+                # (a dump without floor_y, before 0.11: no rise)
+                rise = max(float(r[f"ground_{p}_y"]) for p in POINTS) - float(r.get("floor_y", "inf"))
                 if min(gap) > CLEAR and rise <= CLEAR:
                     m["fhip"].append(m["shin"][-1])
                     m["fknee"].append(m["sknee"][-1])
