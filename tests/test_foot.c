@@ -1706,6 +1706,47 @@ T_BACKEND_TEST(foot, a_heel_lift_hands_the_lock_to_the_toe)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* A held foot under a crouch that leans the shin past the ankle's limit
+ * (0.7 rad of swing off the shin): the animated foot stays flat and still
+ * while the hip comes 20 cm down and 30 cm forward of it over 40 frames,
+ * the shin from 0.48 to 1.23 rad off vertical (past 0.7 near frame 11). The
+ * limit turns the foot and would carry its pivot off the anchor: the lock
+ * lets go instead (the foot stays planted and blends on from where it is),
+ * so no locked pivot moves more than 0.5 mm in a frame. */
+T_BACKEND_TEST(foot, a_lock_lets_go_where_the_ankle_limit_would_move_it)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    int released = -1, locked_at5 = 0;
+    float worst = 0.0f;
+    cik_vec3 last = {0, 0, 0};
+    float last_locked = 0.0f, last_pivot = -1.0f;
+    for (int frame = 0; frame <= 40; ++frame) {
+        const float u = (float)frame / 40.0f, dy = STAND_DY + 0.2f * u, dz = -0.3f * u;
+        set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy, -dz);
+        pose_leg(&sc, 0, dy, dz);
+        pose_leg(&sc, 1, STAND_DY + 0.2f * u, 0.0f);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        cr_assert_eq(sc.s.planted[0], 1.0f, "frame %d: foot 0 not planted", frame);
+        int pv = (int)sc.s.pivot[0];
+        cr_assert(pv >= 0 && pv < CIK_FOOT_POINTS);
+        cik_vec3 p = solved_point(&sc, 0, pv);
+        if (sc.s.locked[0] > 0.0f && last_locked > 0.0f && last_pivot == sc.s.pivot[0])
+            worst = fmaxf(worst, (float)t_dist(p, last));
+        if (frame == 5) locked_at5 = sc.s.locked[0] > 0.0f;
+        if (released < 0 && frame > 5 && sc.s.locked[0] == 0.0f) released = frame;
+        last = p;
+        last_locked = sc.s.locked[0];
+        last_pivot = sc.s.pivot[0];
+    }
+    cr_log_info("%s: released at frame %d, locked step %.3f mm", cik_backend_name(be), released, 1e3 * worst);
+    cr_assert(locked_at5, "the foot was not locked before the limit");
+    cr_assert(released >= 8, "the lock never let go (or at frame %d, before the limit)", released);
+    cr_assert_lt(worst, 5e-4f, "a locked pivot moved %g m in a frame", worst);
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* While the weight eases in after a plant the held foot still comes down:
  * it is planted but reported locked only from the frame the weight is 1. */
 Test(foot, locked_once_the_weight_is_in)

@@ -232,9 +232,10 @@ typedef struct cik_foot_options {
      *  on the ground is held rather than one hanging over a step's edge).
      *  A lock releases when the
      *  foot lifts, when the animation has moved lock_radius (> 0, metres;
-     *  default 0.12) away from it, or when holding it would take the leg
-     *  beyond its reach; the foot then blends back to the animation over
-     *  unlock_time (>= 0 seconds; default 0.2). */
+     *  default 0.12) away from it, when holding it would take the leg
+     *  beyond its reach, or when the ankle's limit turned the held foot so
+     *  that its pivot moved (the last frame's align); the foot then blends
+     *  back to the animation over unlock_time (>= 0 seconds; default 0.2). */
     int lock;
     float lock_radius, unlock_time;
     /** Animated rotations outside a joint's limit by less than this angle

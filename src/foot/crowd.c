@@ -230,7 +230,7 @@ static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS};
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP};
     for (int f = f0; f < f1; ++f) {
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
         cr->f[FOOT_BTIME][f] = 1e30f;
@@ -674,12 +674,13 @@ typedef struct settle_pool {
 static const int settle_foot_streams[] = {
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
     FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1, FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1,
-    FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TX, FOOT_TY, FOOT_TZ, FOOT_HOLD, FOOT_PIVOT};
+    FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TX, FOOT_TY, FOOT_TZ, FOOT_HOLD, FOOT_PIVOT,
+    FOOT_SLIP};
 #define SETTLE_FOOT_STREAMS ((int)(sizeof settle_foot_streams / sizeof settle_foot_streams[0]))
 /* what align writes (the rest is read) */
 static const int settle_foot_out[] = {FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
                                       FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1,
-                                      FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2};
+                                      FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2, FOOT_SLIP};
 #define SETTLE_FOOT_OUT ((int)(sizeof settle_foot_out / sizeof settle_foot_out[0]))
 static const int settle_consts[] = {
     LEG_HIPX, LEG_HIPY, LEG_HIPZ, LEG_THX, LEG_THY, LEG_THZ, LEG_SHX, LEG_SHY, LEG_SHZ,

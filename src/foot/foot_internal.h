@@ -72,6 +72,9 @@ enum {
     FOOT_KDC, FOOT_KDS,
     /* the animation's floor in the last frame (FOOT_PREVY is over it) */
     FOOT_PREVF,
+    /* 1: the last align turned a held foot within the ankle's limit so
+     * that its pivot left its place (the lock cannot hold it) */
+    FOOT_SLIP,
     FOOT_COUNT
 };
 

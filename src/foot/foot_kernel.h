@@ -404,6 +404,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             v3 pvl = pick3v(pv, pts);
             vf hold = v_add(kld(K, LEG_REACH, i), v_sqrt(v3_dot(pvl, pvl)));
             vm far = w_or(v_gt(v_fma(dx, dx, v_mul(dz, dz)), radius2), v_gt(v3_dot(lp, lp), v_mul(hold, hold)));
+            far = w_or(far, v_gt(ld(cF, FOOT_SLIP, i), z));
             vm release = w_and(locked, w_or(w_not(planted), far));
             if (!job->lock) release = locked; /* locking turned off: let go, blending */
             if (w_any(release)) {
@@ -489,7 +490,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vf ox, oz;
             yaw_xz(ys, yc, v_sub(P[k].x, ppv.x), v_sub(P[k].z, ppv.z), &ox, &oz);
             vf hx = v_sub(lx[k], lpx), hz = v_sub(lz[k], lpz);
-            vm use = w_andnot(w_and(locked, v_lt(v_add(v_abs(hx), v_abs(hz)), never)), cold); /* NaN or cold: the animation's */
+            vm use = w_andnot(w_and(w_or(locked, planted), v_lt(v_add(v_abs(hx), v_abs(hz)), never)), cold); /* NaN or cold: the animation's */
             ox = v_sel(use, hx, ox);
             oz = v_sel(use, hz, oz);
             pstore(job, F[FOOT_PROBEX + k], i, v_add(bx, ox));
@@ -943,6 +944,21 @@ static void k_align(const cik__foot_job *job, int begin, int end)
                        q_rotate(w1, kv3(K, LEG_SHX, i)));
         vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
         vq q2 = apply_limit(K, LEG_LIMIT + 2 * LIMIT_COUNT, i, q_norm(q_mul(q_conj(w1), df)));
+        {
+            /* a held foot that the limit turned so that its pivot moved
+             * (sideways, by more than a tenth of slide_depth) slips: the
+             * next probe lets go of it */
+            vm held = v_gt(ld(cF, FOOT_HOLD, i), v_set1(0.0f));
+            vm slip = held;
+            if (w_any(held)) {
+                vf pv = ld(cF, FOOT_PIVOT, i);
+                v3 pp = pick3v(pv, (v3[3]){leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)});
+                v3 e = v3_sub(q_rotate(q_mul(w1, q2), pp), q_rotate(df, pp));
+                vf lim = v_set1(0.1f * job->slide_depth);
+                slip = w_and(held, v_gt(v_fma(e.x, e.x, v_mul(e.z, e.z)), v_mul(lim, lim)));
+            }
+            pstore(job, F[FOOT_SLIP], i, v_sel(slip, v_set1(1.0f), v_set1(0.0f)));
+        }
         pstore(job, bs->rotation_x[2], i, q2.x);
         pstore(job, bs->rotation_y[2], i, q2.y);
         pstore(job, bs->rotation_z[2], i, q2.z);
