@@ -1619,6 +1619,66 @@ static float block18(float x, float z)
     return 0.18f;
 }
 
+/* Both feet held on ground 8 cm above the animation's floor (a step the
+ * character's floor has not caught up with), the floor then rising to it
+ * (0.06 s smoothing, as a character controller's): the pelvis rises with the
+ * floor and, without the knee's rate, the held knees straighten faster than
+ * the animation's (which stands still) by more than knee_speed x dt a
+ * frame; with it the pelvis comes down to slow them, its drop's rate
+ * changing by at most 3 mm a frame beyond the spring's. The feet stay
+ * locked throughout. */
+static float flat8(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return 0.08f;
+}
+
+T_BACKEND_TEST(foot, a_held_knee_on_a_rising_floor_is_slowed_by_the_pelvis)
+{
+    float fastest[2] = {0, 0};
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_heightfield hf = ground(flat8);
+        cik_foot_options o = on_backend(be);
+        o.plant_speed = 1.1f;
+        o.release_speed = 1.6f;
+        float last[2] = {0, 0};
+        for (int frame = 0; frame < 40; ++frame) {
+            /* the floor from 0 toward 0.08 from frame 10 (0.06 s
+             * smoothing: 1.3 m/s at first, under a run's release speed);
+             * the legs nearly straight (ankles 0.85 below the hips: knees
+             * 25 degrees); rule 0: knee_speed 0 (no knee rate at all) */
+            const float floor = frame < 10 ? 0.0f : 0.08f * (1.0f - expf(-(float)(frame - 9) * o.dt / 0.06f));
+            const float dy = -0.85f;
+            set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy + floor, 0.0f);
+            pose_leg(&sc, 0, dy, 0.0f);
+            pose_leg(&sc, 1, dy, 0.0f);
+            sc.s.floor_y[0] = floor;
+            if (!rule) o.knee_speed = 0.0f;
+            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+            for (int f = 0; f < 2; ++f) {
+                if (frame >= 5) cr_assert_eq(sc.s.locked[f], 1.0f, "rule %d frame %d: foot %d not locked", rule, frame, f);
+                float dev = knee_bend(sc.s.solved_w[1], f) - knee_bend(sc.s.pose_w[1], f);
+                if (frame >= 10) {
+                    float change = last[f] - dev; /* straightening */
+                    if (change > fastest[rule]) fastest[rule] = change;
+                }
+                last[f] = dev;
+            }
+        }
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    cr_log_info("%s: fastest straightening beyond the animation %.2f degrees a frame without the rule, %.2f with it "
+                "(knee_speed: %.2f)", cik_backend_name(be), fastest[0] * 57.2958f, fastest[1] * 57.2958f,
+                4.0f / 60.0f * 57.2958f);
+    cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.01f, "without the rule the knees straighten at %g a frame", fastest[0]);
+    /* the pelvis may change its drop's rate by at most 3 mm a frame
+     * beyond the spring's, and the floor starts at 1.3 m/s: the knee is
+     * slowed, not held to the rate (5.77 -> 4.84 degrees a frame) */
+    cr_assert_lt(fastest[1], 0.9f * fastest[0], "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+}
+
 /* knee_speed: a swing foot (caller's weight 0) carried 10 cm over the floor
  * passes over a block 18 cm high for four frames: its target comes up onto
  * the block at once (the ground wins over the knee's rate), and when the

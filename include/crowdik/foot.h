@@ -260,8 +260,12 @@ typedef struct cik_foot_options {
      *  knee eases back to the animation's bend instead of snapping to it.
      *  A longer leg is taken only where the foot stays 1 cm above its
      *  resting height, and the target moves by at most 8 percent of the
-     *  reach. Default 4 (3.8 degrees per frame at 60 Hz). Herds (herd.h)
-     *  do not use it. */
+     *  reach. Default 4 (3.8 degrees per frame at 60 Hz). A locked foot
+     *  on ground above the animation's floor (floor_y) is held to the same
+     *  rate by the pelvis: the drop comes down (its rate changing by at
+     *  most 3 mm a frame squared at 60 Hz beyond its spring's) so that the
+     *  knee does not straighten faster as the floor catches up with the
+     *  foot. Herds (herd.h) do not use it. */
     float knee_speed;
     /** How much of the ground's rise above the animation's floor
      *  (`floor_y`), under a foot not planted in full, lifts that foot

@@ -468,6 +468,10 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* Below this many feet the stages run on the calling thread (a parallel
  * region costs more than the work). */
 #define PARALLEL_MIN_FEET 2048
+/* The most a held knee's rate (place_a's dmin) changes the pelvis drop's
+ * rate, in metres per second squared: 3 mm a frame squared at 60 Hz (2 and
+ * 4 measured: docs/foot.md, Since 0.11.0). */
+#define HOLD_ACCEL 10.8f
 /* Settling rounds after align (raise, solve, align): the second catches
  * the shin's change after the first raise (settle_run). */
 #define SETTLE_ROUNDS 2
@@ -524,6 +528,7 @@ typedef struct frame_args {
     float pelvis_w, pelvis_k;
     int pelvis_now;
     float max_drop;
+    float hold_accel; /* the most a held knee's rate changes the drop's rate in a frame */
     cik__foot_job job; /* the fields of the probe and place kernels */
 } frame_args;
 
@@ -540,6 +545,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     a.primed = cr->primed;
     cik__spring_constants(opt->pelvis_smooth_time, dt, &a.pelvis_w, &a.pelvis_k, &a.pelvis_now);
     a.max_drop = opt->max_pelvis_drop * u;
+    a.hold_accel = HOLD_ACCEL * dt * dt * u;
     cik__foot_job *j = &a.job;
     j->dt = dt;
     j->primed = cr->primed;
@@ -556,6 +562,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->unlock_time = opt->unlock_time;
     j->first_plant = 0.02f * u; /* 5 cm planted the jog's landing feet 4 cm up */
     j->lift_contact = 0.005f * u;
+    j->hold_rise = 0.005f * u;
     j->settle_depth = 0.0025f * u;
     j->slide_depth = 0.001f * u;
     j->margin = opt->reach_margin;
@@ -592,8 +599,10 @@ static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, i
 static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const frame_args *fa, int c0, int c1)
 {
     const float *need_f = job->s[SCRATCH_NEED] + (2 * c0 - job->s0);
+    const float *dmin_f = job->s[SCRATCH_DMIN] + (2 * c0 - job->s0);
     float *drop_f = job->s[SCRATCH_DROP] + (2 * c0 - job->s0);
     float *state = cr->c[CHAR_STATE] + c0, *vel = cr->c[CHAR_STATEV] + c0, *drop = cr->c[CHAR_DROP] + c0;
+    float *drop2 = cr->c[CHAR_DROP2] + c0;
     const float w = fa->pelvis_w, e = fa->pelvis_k, dt = fa->dt;
     const unsigned char *on = job->on ? job->on + c0 : NULL;
     for (int c = 0; c < c1 - c0; ++c) {
@@ -606,13 +615,28 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
         need = n1 > need ? n1 : need;
         need = need > fa->max_drop ? fa->max_drop : need;
         float x = state[c], v = vel[c];
-        if (!fa->primed || fa->pelvis_now || !isfinite(x) || !isfinite(v)) {
+        const float d1 = drop[c], d2 = drop2[c];
+        const int fresh = !fa->primed || fa->pelvis_now || !isfinite(x) || !isfinite(v);
+        if (fresh) {
             x = need;
             v = 0.0f;
         } else {
             cik__spring_step(w, e, dt, need, &x, &v);
+            /* a held knee on ground above the floor straightening faster
+             * than knee_speed (dmin, place_a): the pelvis comes down to
+             * hold it, its rate changed by at most hold_accel a frame */
+            const float m0 = dmin_f[2 * c], m1 = dmin_f[2 * c + 1];
+            float m = m0 > m1 ? m0 : m1;
+            const float cap = 2.0f * d1 - d2 + fa->hold_accel;
+            m = m < cap ? m : cap;
+            if (m > x && isfinite(m)) {
+                x = m;
+                const float vx = (x - d1) / dt;
+                v = v > vx ? v : vx;
+            }
         }
         x = x < 0.0f ? 0.0f : (x > fa->max_drop ? fa->max_drop : x);
+        drop2[c] = fresh || !isfinite(d1) ? x : d1; /* a fresh start: as if standing */
         state[c] = x;
         vel[c] = v;
         drop[c] = x;

@@ -29,8 +29,9 @@
 
 /* Per-character float streams: the pelvis and the floor (in; the eight
  * that pelvis_to_feet copies to the feet, in this order), the drop (out),
- * the drop spring's state (position, velocity). */
+ * the drop spring's state (position, velocity), the drop before the last. */
 enum { CHAR_PX, CHAR_PY, CHAR_PZ, CHAR_QX, CHAR_QY, CHAR_QZ, CHAR_QW, CHAR_FLOOR, CHAR_DROP, CHAR_STATE, CHAR_STATEV,
+       CHAR_DROP2, /* the drop of the frame before the last */
        CHAR_COUNT };
 
 /* Per-foot float streams: the public ones, then internal ones. Per-point
@@ -93,6 +94,7 @@ enum {
 enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
     SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
+    SCRATCH_DMIN, /* the least drop that keeps a held knee from straightening faster than knee_speed */
     SCRATCH_LIVE, /* level of detail: 1 where the foot's character is on (job->on set) */
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12
@@ -172,6 +174,7 @@ typedef struct cik__foot_job {
      * this far above its resting height */
     float knee_c, knee_s, knee_clear;
     int knee_on;
+    float hold_rise; /* a held foot's ground this far above the floor: its knee's rate bounds the drop */
     float swing_lift; /* cik_foot_options.swing_lift */
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */

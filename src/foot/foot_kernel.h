@@ -569,6 +569,41 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
 #define FLAT_TURN_SIN 0.08715574f
 #define FLAT_TURN2_SIN 0.17364818f /* 20 degrees */
 
+CIK_INLINE vf clamp11(vf x) { return v_max(v_min(x, v_set1(1.0f)), v_set1(-1.0f)); }
+CIK_INLINE vf v_fms(vf a, vf b, vf c) { return v_sub(v_mul(a, b), c); }
+
+/* Angles as (cos, sin) pairs: a - b and a + b. */
+CIK_INLINE void angle_sub(vf ca, vf sa, vf cb, vf sb, vf *c, vf *s)
+{
+    *c = v_fma(ca, cb, v_mul(sa, sb));
+    *s = v_fms(sa, cb, v_mul(ca, sb));
+}
+
+CIK_INLINE void angle_add(vf ca, vf sa, vf cb, vf sb, vf *c, vf *s)
+{
+    *c = v_fms(ca, cb, v_mul(sa, sb));
+    *s = v_fma(sa, cb, v_mul(ca, sb));
+}
+
+/* A knee's bend (cos, sin; 0 straight) for a hip-ankle distance squared d2:
+ * cos = (d2 - a^2 - b^2) / 2ab, `sum` = a^2 + b^2, `iab` = 1 / 2ab, a and b
+ * the thigh's and the shin's lengths. */
+CIK_INLINE void bend_of(vf d2, vf sum, vf iab, vf *c, vf *s)
+{
+    *c = clamp11(v_mul(v_sub(d2, sum), iab));
+    *s = v_sqrt(v_max(v_fnma(*c, *c, v_set1(1.0f)), v_set1(0.0f)));
+}
+
+/* A leg's thigh and shin for bend_of: a^2 + b^2 and 2ab (and its inverse). */
+CIK_INLINE void knee_lengths(const cik__foot_consts *K, int i, vf *sum, vf *ab2, vf *iab)
+{
+    v3 th = kv3(K, LEG_THX, i), sh = kv3(K, LEG_SHX, i);
+    vf a2 = v3_dot(th, th), b2 = v3_dot(sh, sh);
+    *sum = v_add(a2, b2);
+    *ab2 = v_mul(v_set1(2.0f), v_sqrt(v_mul(a2, b2)));
+    *iab = v_div(v_set1(1.0f), v_max(*ab2, v_set1(K_TINY)));
+}
+
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
  * locked heading, tilted with the ground, its sole turned onto the ground
  * by at most FLAT_TURN, blended by the weight); the
@@ -670,9 +705,35 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
         vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
         need = v_sel(none, z, need);
-        vf swing_need = v_max(v_sub(sld(job, SCRATCH_EFLOOR, i), gmax), z);
+        const vf fl = sld(job, SCRATCH_EFLOOR, i);
+        vf swing_need = v_max(v_sub(fl, gmax), z);
         need = v_fma(w, v_sub(need, swing_need), swing_need);
         sst(job, SCRATCH_NEED, i, need);
+        /* a held foot at full weight on ground above the animation's floor
+         * (hold_rise): the least drop that keeps its knee from
+         * straightening, beyond the animation's, faster than knee_speed
+         * from the last frame's bend (FOOT_KDC, FOOT_KDS); the floor
+         * catching up with a foot that landed on a step straightened the
+         * held knee at up to 8.5 degrees a frame (pelvis_drop) */
+        vf dmin = v_set1(-1e30f);
+        if (job->knee_on) {
+            vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
+            vm held = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
+                            w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
+            held = w_and(held, v_gt(v_sub(gmax, fl), v_set1(job->hold_rise)));
+            if (w_any(held)) {
+                vf sum, ab2, iab, ca, sa, nc, ns, tc, ts;
+                knee_lengths(K, i, &sum, &ab2, &iab);
+                bend_of(lim2, sum, iab, &ca, &sa); /* the animation's */
+                angle_add(pc, ps, v_set1(job->knee_c), v_set1(-job->knee_s), &nc, &ns);
+                angle_add(ca, sa, nc, ns, &tc, &ts); /* the least bend allowed */
+                vf da2 = v_fma(ab2, tc, sum);
+                vf d = v_sel(v_ge(h2, da2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(da2, h2), z))), v.y));
+                /* short of straight, and only where the target is farther */
+                dmin = v_sel(w_and(w_and(held, v_gt(ts, z)), v_gt(v3_dot(v, v), da2)), d, dmin);
+            }
+        }
+        sst(job, SCRATCH_DMIN, i, dmin);
     }
 }
 
@@ -707,31 +768,6 @@ CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf re
  * reaches. */
 #define KNEE_SHIFT 0.08f
 
-CIK_INLINE vf clamp11(vf x) { return v_max(v_min(x, v_set1(1.0f)), v_set1(-1.0f)); }
-CIK_INLINE vf v_fms(vf a, vf b, vf c) { return v_sub(v_mul(a, b), c); }
-
-/* Angles as (cos, sin) pairs: a - b and a + b. */
-CIK_INLINE void angle_sub(vf ca, vf sa, vf cb, vf sb, vf *c, vf *s)
-{
-    *c = v_fma(ca, cb, v_mul(sa, sb));
-    *s = v_fms(sa, cb, v_mul(ca, sb));
-}
-
-CIK_INLINE void angle_add(vf ca, vf sa, vf cb, vf sb, vf *c, vf *s)
-{
-    *c = v_fms(ca, cb, v_mul(sa, sb));
-    *s = v_fma(sa, cb, v_mul(ca, sb));
-}
-
-/* A knee's bend (cos, sin; 0 straight) for a hip-ankle distance squared d2:
- * cos = (d2 - a^2 - b^2) / 2ab, `sum` = a^2 + b^2, `iab` = 1 / 2ab, a and b
- * the thigh's and the shin's lengths. */
-CIK_INLINE void bend_of(vf d2, vf sum, vf iab, vf *c, vf *s)
-{
-    *c = clamp11(v_mul(v_sub(d2, sum), iab));
-    *s = v_sqrt(v_max(v_fnma(*c, *c, v_set1(1.0f)), v_set1(0.0f)));
-}
-
 /* The knee's rate (cik_foot_options.knee_speed): the target t of a foot on
  * the lanes of `free` moved along its line from the hip so that its knee's
  * bend, off the animation's by dev, differs from the last frame's dev
@@ -744,10 +780,8 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, 
     float *const *F = job->f;
     const float *const *cF = (const float *const *)F;
     const vf z = v_set1(0.0f);
-    v3 th = kv3(K, LEG_THX, i), sh = kv3(K, LEG_SHX, i);
-    vf a2 = v3_dot(th, th), b2 = v3_dot(sh, sh), sum = v_add(a2, b2);
-    vf ab2 = v_mul(v_set1(2.0f), v_sqrt(v_mul(a2, b2)));
-    vf iab = v_div(v_set1(1.0f), v_max(ab2, v_set1(K_TINY)));
+    vf sum, ab2, iab;
+    knee_lengths(K, i, &sum, &ab2, &iab);
     vf lim = sld(job, SCRATCH_LIM, i), ca, sa, ct, st, cd, sd, cx, sx;
     bend_of(v_mul(lim, lim), sum, iab, &ca, &sa); /* the animation's */
     v3 v = v3_sub(t, hip);
