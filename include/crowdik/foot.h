@@ -361,7 +361,10 @@ typedef struct cik_foot_streams {
      * controller's ground); where the ground under a swing foot is lower,
      * the pelvis comes down so that the foot keeps its clearance, where
      * it is higher the foot is lifted (swing_lift); a foot lifts off when
-     * it rises over this floor faster than lift_speed. Default 0. */
+     * it rises over this floor faster than lift_speed; a held foot on
+     * ground above it keeps its knee's rate (knee_speed) as this floor
+     * catches up. Default 0: a character on terrain away from y = 0
+     * needs its own. */
     float *floor_y;
     /* in, f: animated local rotations of hip [0], knee [1], ankle [2] */
     float *pose_x[3], *pose_y[3], *pose_z[3], *pose_w[3];
