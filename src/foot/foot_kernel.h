@@ -214,6 +214,12 @@ CIK_INLINE v3 leg_point(const cik__foot_consts *K, int k, int i)
 {
     return v3_of(kld(K, LEG_PTX + k, i), kld(K, LEG_PTY + k, i), kld(K, LEG_PTZ + k, i));
 }
+/* The foot's point `pv` (0 heel, 1 ball, 2 toe, per lane) in the ankle frame. */
+CIK_INLINE v3 leg_pick(const cik__foot_consts *K, vf pv, int i)
+{
+    const v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
+    return pick3v(pv, pts);
+}
 
 /* Stage 1: forward kinematics of the animation (the animated ankle, foot
  * orientation, heel, ball and toe); the contacts (docs/foot.md: a foot is
@@ -474,12 +480,14 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         pstore(job, F[FOOT_PLZ], i, bz);
         pstore(job, F[FOOT_YAWS], i, ys);
         pstore(job, F[FOOT_YAWC], i, yc);
-        /* a held foot's probes where the last frame solved its points,
-         * moved with its pivot onto the anchor (a lock that starts: the
-         * foot's shape as it came down; a cold foot: the animation's): on a step's edge or a
-         * slope the ground is looked at where the foot is, not where the
-         * animation's pitch would put it (up to 2 cm off, across an
-         * edge) */
+        /* a held foot's probes (and a planted one's that let go and
+         * blends back) where the last frame solved its points, moved with
+         * its pivot onto the planned one (a lock that starts: the foot's
+         * shape as it came down; a cold foot: the animation's): on a step's
+         * edge or a slope the ground is looked at where the foot is, not
+         * where the animation's pitch would put it (up to 2 cm off, across
+         * an edge; a foot the ankle's limit turned and let go sank 6.8 mm
+         * at step edges, p99) */
         vf lx[3], lz[3];
         for (int k = 0; k < 3; ++k) {
             lx[k] = ld(cF, FOOT_PTX + k, i);
@@ -594,6 +602,15 @@ CIK_INLINE void bend_of(vf d2, vf sum, vf iab, vf *c, vf *s)
     *s = v_sqrt(v_max(v_fnma(*c, *c, v_set1(1.0f)), v_set1(0.0f)));
 }
 
+/* How far the hip must come down so that a target at v from it (h2 = its
+ * horizontal part squared) is sqrt(d2) away: the hip level with it when it
+ * is that far sideways; below 0 (a rise) where it is nearer. */
+CIK_INLINE vf drop_to(v3 v, vf h2, vf d2)
+{
+    const vf z = v_set1(0.0f);
+    return v_sel(v_ge(h2, d2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(d2, h2), z))), v.y));
+}
+
 /* A leg's thigh and shin for bend_of: a^2 + b^2 and 2ab (and its inverse). */
 CIK_INLINE void knee_lengths(const cik__foot_consts *K, int i, vf *sum, vf *ab2, vf *iab)
 {
@@ -703,8 +720,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         v3 v = v3_sub(v3_of(tx, rest, tz), hip);
         vf lim2 = v_mul(lim, lim), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
         vm none = w_or(w_not(v_gt(v3_dot(v, v), lim2)), v_ge(v.y, z));
-        vf need = v_sel(v_ge(h2, lim2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(lim2, h2), z))), v.y));
-        need = v_sel(none, z, need);
+        vf need = v_sel(none, z, drop_to(v, h2, lim2));
         const vf fl = sld(job, SCRATCH_EFLOOR, i);
         vf swing_need = v_max(v_sub(fl, gmax), z);
         need = v_fma(w, v_sub(need, swing_need), swing_need);
@@ -728,9 +744,8 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
                 angle_add(pc, ps, v_set1(job->knee_c), v_set1(-job->knee_s), &nc, &ns);
                 angle_add(ca, sa, nc, ns, &tc, &ts); /* the least bend allowed */
                 vf da2 = v_fma(ab2, tc, sum);
-                vf d = v_sel(v_ge(h2, da2), v_neg(v.y), v_sub(v_neg(v_sqrt(v_max(v_sub(da2, h2), z))), v.y));
                 /* short of straight, and only where the target is farther */
-                dmin = v_sel(w_and(w_and(held, v_gt(ts, z)), v_gt(v3_dot(v, v), da2)), d, dmin);
+                dmin = v_sel(w_and(w_and(held, v_gt(ts, z)), v_gt(v3_dot(v, v), da2)), drop_to(v, h2, da2), dmin);
             }
         }
         sst(job, SCRATCH_DMIN, i, dmin);
@@ -986,7 +1001,7 @@ static void k_align(const cik__foot_job *job, int begin, int end)
             vm slip = held;
             if (w_any(held)) {
                 vf pv = ld(cF, FOOT_PIVOT, i);
-                v3 pp = pick3v(pv, (v3[3]){leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)});
+                v3 pp = leg_pick(K, pv, i);
                 v3 e = v3_sub(q_rotate(q_mul(w1, q2), pp), q_rotate(df, pp));
                 vf lim = v_set1(0.1f * job->slide_depth);
                 slip = w_and(held, v_gt(v_fma(e.x, e.x, v_mul(e.z, e.z)), v_mul(lim, lim)));
@@ -1038,8 +1053,7 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
         vm slid = w_false();
         if (w_any(held)) {
             vf pv = ld(cF, FOOT_PIVOT, i);
-            const v3 pts[3] = {leg_point(K, 0, i), leg_point(K, 1, i), leg_point(K, 2, i)};
-            v3 want = v3_add(v3_ld(cF, FOOT_TX, i), q_rotate(q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i), pick3v(pv, pts)));
+            v3 want = v3_add(v3_ld(cF, FOOT_TX, i), q_rotate(q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i), leg_pick(K, pv, i)));
             ex = v_sub(want.x, pick3(pv, ld(cF, FOOT_PTX, i), ld(cF, FOOT_PTX + 1, i), ld(cF, FOOT_PTX + 2, i)));
             ez = v_sub(want.z, pick3(pv, ld(cF, FOOT_PTZ, i), ld(cF, FOOT_PTZ + 1, i), ld(cF, FOOT_PTZ + 2, i)));
             slid = w_and(held, v_gt(v_fma(ex, ex, v_mul(ez, ez)), slide2));
