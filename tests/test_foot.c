@@ -2046,6 +2046,53 @@ T_BACKEND_TEST(foot, soft_reach_straightens_the_knee_gradually)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* A foot that lands on its heel with its toes up 18 degrees and stays so
+ * keeps nearly all of the animation's pitch: place starts to turn a
+ * toes-up sole onto the ground at 20 degrees and takes out all of 10 only
+ * at 10 (smoothstep between; at 18 about one degree). The same foot on its
+ * toes (toes down 18 degrees, a push-off) has 10 degrees taken out once
+ * its weight is in. Before, a heel strike lost the full 10 degrees too,
+ * turned in over the two or three frames of its weight's easing, which
+ * swung its toe forward: here the toes-up sole went to 8 degrees.
+ * (Larger pitches meet the ankle's limit on this bent leg.) The angle of
+ * the sole to the ground from weight 0.5 on: its least and its largest. */
+static void landing_pitch(cik_backend be, float pitch, float *lo, float *hi)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    int checked = 0;
+    *lo = 1e30f;
+    *hi = -1e30f;
+    for (int frame = 0; frame < 40; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+        /* foot 0 comes down from 12 cm to the floor by frame 20, then stands */
+        float down = frame < 20 ? 0.006f * (float)(20 - frame) : 0.0f;
+        pose_leg_pitched(&sc, 0, STAND_DY + down, 0.1f + 0.02f * down / 0.006f, pitch);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        if (sc.s.weight[0] < 0.5f) continue;
+        float dist, deg;
+        sole_check(&sc, &hf, 0, &dist, &deg);
+        *lo = fminf(*lo, deg);
+        *hi = fmaxf(*hi, deg);
+        ++checked;
+    }
+    cr_assert_geq(checked, 10, "%d frames at weight 0.5 or more", checked);
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+T_BACKEND_TEST(foot, a_heel_strike_keeps_its_toes_up_a_push_off_turns_onto_the_ground)
+{
+    float lo, hi;
+    landing_pitch(be, -18.0f * PI_F / 180.0f, &lo, &hi);
+    cr_log_info("%s: toes up 18 deg: the sole %.2f to %.2f deg off the ground", cik_backend_name(be), lo, hi);
+    cr_assert(lo > 16.5f && hi < 18.0f, "toes up 18 deg: the sole %.2f to %.2f deg off the ground", lo, hi);
+    landing_pitch(be, 18.0f * PI_F / 180.0f, &lo, &hi);
+    cr_log_info("%s: toes down 18 deg: the sole %.2f to %.2f deg off the ground", cik_backend_name(be), lo, hi);
+    cr_assert(lo > 7.5f && lo < 8.5f && hi < 13.0f, "toes down 18 deg: the sole %.2f to %.2f deg off the ground", lo,
+              hi);
+}
+
 /* A landing foot whose animated sole is pitched 6 degrees (within the 10
  * degrees that place turns onto the ground) lies on the ground by the
  * middle of its weight's easing: the sole comes in over half of it. With
