@@ -754,7 +754,7 @@ Test(foot, refused_stage_changes_nothing)
     cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
     for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
         if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
-    enum { CASES = 38 };
+    enum { CASES = 40 };
     for (int bad = 0; bad < CASES; ++bad) {
         cik_foot_options o = cik_foot_default_options();
         o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
@@ -797,6 +797,8 @@ Test(foot, refused_stage_changes_nothing)
         case 34: o.swing_lift = -0.01f; break;
         case 35: o.swing_lift = 1.01f; break;
         case 36: o.swing_lift = NAN; break;
+        case 37: o.skate_height = -0.01f; break;
+        case 38: o.skate_height = NAN; break;
         default: o.units_per_metre = 1e38f, o.max_pelvis_drop = 10.0f; break; /* the scaled drop overflows */
         }
         for (int stage = 0; stage < 8; ++stage) {
@@ -1126,6 +1128,70 @@ T_BACKEND_TEST(foot, lock_holds_a_drifting_foot_and_releases_without_a_pop)
     cr_assert_lt(worst_locked, 5e-4f, "a locked pivot moved %g m in a frame", worst_locked);
     cr_assert_leq(worst_blend, bound, "the release blend stepped %g m in a frame (bound %g)", worst_blend, bound);
     cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A stance foot that the animation skates along its floor at 2.4 m/s (4
+ * cm a frame, over release_speed's 1.5) for 6 frames, after standing still
+ * for 10: with skate_height (heel and toe within 2 cm of the floor) it
+ * stays planted and its lock holds the pivot still until the animation is
+ * lock_radius (12 cm) away, then lets go and blends back; with
+ * skate_height 0 the speed releases it in the skate's first frame. A
+ * foot that stood still 3 cm above the floor (planted: slow) and skates
+ * there is released by its speed too. Returns the first frame
+ * the foot is not planted (-1: never) and the first frame it is not
+ * locked. */
+static void skate(cik_backend be, float height, float lift, int *unplanted, int *unlocked, float *worst)
+{
+    scene sc = feet_scene(1);
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    o.plant_speed = 1.0f;
+    o.release_speed = 1.5f;
+    o.ease_in_time = 0.0f;
+    o.skate_height = height;
+    const float dz[2] = {0.15f, 0.05f};
+    float z = 0.0f;
+    cik_vec3 last = {0, 0, 0};
+    *unplanted = *unlocked = -1;
+    *worst = 0.0f;
+    for (int frame = 0; frame < 20; ++frame) {
+        const int skating = frame >= 10 && frame < 16;
+        if (skating) z += 0.04f;
+        /* foot 0 skates (the pelvis with it, the other foot behind it by as
+         * much: foot 1 stands where it stood) */
+        stand(&sc, 0, 0.0f, z, dz[0], dz[1] - z);
+        if (lift > 0.0f) pose_leg(&sc, 0, STAND_DY + lift, dz[0]); /* planted up there while still */
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        const int pv = (int)sc.s.pivot[0];
+        cik_vec3 p = solved_point(&sc, 0, pv);
+        /* from frame 5 on (a foot above first_plant plants on its second frame) */
+        if (frame >= 5) {
+            if (*unplanted < 0 && sc.s.planted[0] < 0.5f) *unplanted = frame;
+            if (*unlocked < 0 && sc.s.locked[0] < 0.5f) *unlocked = frame;
+            if (*unlocked < 0) *worst = fmaxf(*worst, (float)t_dist(p, last));
+        }
+        last = p;
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+T_BACKEND_TEST(foot, a_foot_skated_along_its_floor_stays_planted_and_locked)
+{
+    int unplanted, unlocked;
+    float worst;
+    skate(be, 0.02f, 0.0f, &unplanted, &unlocked, &worst);
+    cr_log_info("%s: skate_height 0.02: unplanted at %d, unlocked at %d, locked step %.3f mm", cik_backend_name(be),
+                unplanted, unlocked, 1e3 * worst);
+    cr_assert_eq(unplanted, -1, "the skating foot let go at frame %d", unplanted);
+    /* the lock holds until the animation is 12 cm away: the third skate frame */
+    cr_assert(unlocked >= 12 && unlocked <= 14, "the lock let go at frame %d", unlocked);
+    cr_assert_lt(worst, 5e-4f, "a locked pivot moved %.3f mm in a frame", 1e3 * worst);
+    skate(be, 0.0f, 0.0f, &unplanted, &unlocked, &worst);
+    cr_log_info("%s: skate_height 0: unplanted at %d, unlocked at %d", cik_backend_name(be), unplanted, unlocked);
+    cr_assert_eq(unplanted, 10, "skate_height 0: the foot let go at frame %d", unplanted);
+    skate(be, 0.02f, 0.03f, &unplanted, &unlocked, &worst);
+    cr_log_info("%s: 3 cm up: unplanted at %d, unlocked at %d", cik_backend_name(be), unplanted, unlocked);
+    cr_assert_eq(unplanted, 10, "3 cm above the floor: the foot let go at frame %d", unplanted);
 }
 
 /* A stepping gait: a 1 s cycle, 60 % stance. In stance the foot stays

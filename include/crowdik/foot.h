@@ -277,6 +277,19 @@ typedef struct cik_foot_options {
      *  lowers the pelvis instead (max_pelvis_drop). Default 1. Herds
      *  (herd.h) do not use it. */
     float swing_lift;
+    /** A planted foot whose heel and toe are both within this height of
+     *  the animation's floor (`floor_y`; >= 0, metres; 0: off) is not
+     *  released by its speed: the animation is skating it along its floor
+     *  (motion capture's feet slide in stance, up to 2.6 m/s in the CMU
+     *  jog), and the lock holds it until the foot lifts (above this height,
+     *  or faster than lift_speed) or the animation is lock_radius away.
+     *  Without it the skate released the lock, the foot caught up with
+     *  the animation and planted again. A foot planted by its height alone
+     *  on a first frame (no speed yet) is held so only once it has been
+     *  seen slow. A character that shuffles its feet along the floor
+     *  without lifting them wants 0. Default 0.02. Herds
+     *  (herd.h) do not use it. */
+    float skate_height;
 } cik_foot_options;
 
 /** Start poses (deprecated, see cik_foot_options.start): all three start
@@ -290,7 +303,8 @@ typedef struct cik_foot_options {
  *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
  *  and 0.12 s out, lift speed 0.5 m/s), locking on (radius 0.12, unlock
- *  0.2 s), limit tolerance 0.05 rad, knee speed 4 rad/s, swing lift 1. */
+ *  0.2 s), limit tolerance 0.05 rad, knee speed 4 rad/s, swing lift 1,
+ *  skate height 0.02. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */

@@ -73,6 +73,7 @@ cik_foot_options cik_foot_default_options(void)
     o.lift_speed = 0.5f;
     o.knee_speed = 4.0f;
     o.swing_lift = 1.0f;
+    o.skate_height = 0.02f;
     return o;
 }
 
@@ -111,6 +112,7 @@ cik_status cik__foot_check_options(const cik_foot_options *o)
         return CIK_ERROR_OPTIONS;
     if (!nonneg(o->knee_speed) || !isfinite(o->knee_speed * o->dt)) return CIK_ERROR_OPTIONS;
     if (!(o->swing_lift >= 0.0f) || !(o->swing_lift <= 1.0f)) return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->skate_height) || !isfinite(o->skate_height * o->units_per_metre)) return CIK_ERROR_OPTIONS;
     /* the scale and the lengths it scales finite */
     const float u = o->units_per_metre;
     if (!positive(u) || !positive(o->solver.threshold * u) || !isfinite(o->max_pelvis_drop * u) ||
@@ -578,6 +580,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->knee_s = sinf(kn);
     j->knee_clear = 0.01f * u;
     j->swing_lift = opt->swing_lift;
+    j->skate = opt->skate_height * u;
     return a;
 }
 

@@ -63,7 +63,9 @@ enum {
      * heading turn of the foot (half-angle sin, cos about up) */
     FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_YAWC,
     /* 1: the next probe starts this foot afresh, as the crowd's first frame
-     * (cik_foot_crowd_reset_character, a character switched back on) */
+     * (cik_foot_crowd_reset_character, a character switched back on); 0.5:
+     * planted by its height alone on such a frame and not seen slow since
+     * (skate_height does not hold it) */
     FOOT_COLD,
     /* the lock's state (1 held); the public FOOT_LOCKED is it once the
      * weight is in in full (the foot down, its point still) */
@@ -176,6 +178,7 @@ typedef struct cik__foot_job {
     int knee_on;
     float hold_rise; /* a held foot's ground this far above the floor: its knee's rate bounds the drop */
     float swing_lift; /* cik_foot_options.swing_lift */
+    float skate; /* skate_height in the crowd's units (0: off) */
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */
     float ox, oz, sx, sz, umax, vmax;

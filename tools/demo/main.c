@@ -83,6 +83,9 @@ static const char *usage =
     "                   lifts a swing foot, 0 to 1 (default 1: the animation's\n"
     "                   clearance over higher ground; 0: only where the ground\n"
     "                   would be above the foot)\n"
+    "  --skate-height H a planted foot whose heel and toe stay within H m of the\n"
+    "                   animation's floor is not released by its speed (default\n"
+    "                   0.02; 0 off: a skating foot lets go)\n"
     "  --dump PATH      also a CSV, one row per frame and foot: contacts, pelvis\n"
     "                   drop, animated and solved hip, knee, ankle, heel, ball, toe,\n"
     "                   the ground under the solved heel, ball, toe (docs/foot.md)\n"
@@ -172,6 +175,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     else if (!strcmp(a, "--lift-speed")) return nonneg_value(v, &o->lift_speed);
     else if (!strcmp(a, "--knee-speed")) return nonneg_value(v, &o->knee_speed);
     else if (!strcmp(a, "--swing-lift")) return nonneg_value(v, &o->swing_lift) || o->swing_lift > 1.0f;
+    else if (!strcmp(a, "--skate-height")) return nonneg_value(v, &o->skate_height);
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
         char *e;
@@ -194,7 +198,8 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--lift-speed", "--knee-speed", "--swing-lift", "--creature", "--loop"};
+                                       "--lift-speed", "--knee-speed", "--swing-lift", "--skate-height", "--creature",
+                                       "--loop"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -336,6 +341,7 @@ int main(int argc, char **argv)
     o.lift_speed = -1.0f;
     o.knee_speed = -1.0f;
     o.swing_lift = -1.0f;
+    o.skate_height = -1.0f;
     int pr = parse_args(argc, argv, &o);
     if (pr) return pr == 1 ? 0 : EXIT_USAGE;
     if (o.creature != CREATURE_BIPED) return herd_main(&o);

@@ -339,6 +339,7 @@ static cik_foot_options foot_options(const demo_scene *sc)
     if (o->lift_speed >= 0) fo.lift_speed = o->lift_speed;
     if (o->knee_speed >= 0) fo.knee_speed = o->knee_speed;
     if (o->swing_lift >= 0) fo.swing_lift = o->swing_lift;
+    if (o->skate_height >= 0) fo.skate_height = o->skate_height;
     if (o->plant_speed > 0) {
         /* released at 1.5 times the plant speed, the defaults' ratio */
         fo.plant_speed = o->plant_speed;
