@@ -280,8 +280,9 @@ typedef struct cik_foot_options {
     /** A planted foot whose heel and toe are both within this height of
      *  the animation's floor (`floor_y`; >= 0, metres; 0: off) is not
      *  released by its speed: the animation is skating it along its floor
-     *  (motion capture's feet slide in stance, up to 2.6 m/s in the CMU
-     *  jog), and the lock holds it until the foot lifts (above this height,
+     *  (motion capture's feet slide in stance: the CMU jog's planted feet
+     *  with heel and toe that low move at up to 3.6 m/s, their slowest
+     *  point), and the lock holds it until the foot lifts (above this height,
      *  or faster than lift_speed) or the animation is lock_radius away.
      *  Without it the skate released the lock, the foot caught up with
      *  the animation and planted again. A foot planted by its height alone

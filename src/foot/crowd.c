@@ -257,7 +257,7 @@ static void forget_character(cik_foot_crowd *cr, int c)
 {
     cr->c[CHAR_STATE][c] = NAN;
     cr->c[CHAR_STATEV][c] = 0.0f;
-    forget_feet(cr, 2 * c, 2 * c + 2, 1.0f);
+    forget_feet(cr, 2 * c, 2 * c + 2, COLD_AFRESH);
 }
 
 void *cik__foot_allocate(const cik_allocator *a, size_t size, size_t alignment)

@@ -62,10 +62,10 @@ enum {
     /* from the probe to place, this frame: the planned pivot (x, z) and the
      * heading turn of the foot (half-angle sin, cos about up) */
     FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_YAWC,
-    /* 1: the next probe starts this foot afresh, as the crowd's first frame
-     * (cik_foot_crowd_reset_character, a character switched back on); 0.5:
-     * planted by its height alone on such a frame and not seen slow since
-     * (skate_height does not hold it) */
+    /* COLD_AFRESH: the next probe starts this foot afresh, as the crowd's
+     * first frame (cik_foot_crowd_reset_character, a character switched
+     * back on); COLD_UNSEEN: planted by its height alone on such a frame
+     * and not seen slow since (skate_height does not hold it); 0: neither */
     FOOT_COLD,
     /* the lock's state (1 held); the public FOOT_LOCKED is it once the
      * weight is in in full (the foot down, its point still) */
@@ -80,6 +80,11 @@ enum {
     FOOT_SLIP,
     FOOT_COUNT
 };
+
+/* FOOT_COLD's values besides 0 (k_probe tells them apart by the
+ * midpoints). */
+#define COLD_AFRESH 1.0f
+#define COLD_UNSEEN 0.5f
 
 /* Scratch streams of one block (BLOCK characters in crowd.c), on the
  * running thread's stack, so that they never leave the cache: the

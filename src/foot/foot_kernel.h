@@ -274,8 +274,10 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         vm first_planted = v_lt(v_min(v_min(P[0].y, P[1].y), P[2].y), v_add(floor, v_set1(job->first_plant)));
         /* a foot without a last frame: the crowd's first, or one reset */
         const vf cstate = ld(cF, FOOT_COLD, i);
-        vm cold = job->primed ? v_gt(cstate, v_set1(0.75f)) : v_ge(one, z);
-        vm unseen = job->primed ? w_and(v_gt(cstate, v_set1(0.25f)), v_lt(cstate, v_set1(0.75f))) : w_false();
+        vm cold = job->primed ? v_gt(cstate, v_set1(0.5f * (COLD_AFRESH + COLD_UNSEEN))) : v_ge(one, z);
+        vm unseen = job->primed ? w_and(v_gt(cstate, v_set1(0.5f * COLD_UNSEEN)),
+                                        v_lt(cstate, v_set1(0.5f * (COLD_AFRESH + COLD_UNSEEN))))
+                                : w_false();
         moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN (a bad last frame) or cold: as if fast */
         /* contacts */
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
@@ -284,15 +286,17 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         vf cnext = z; /* FOOT_COLD for the next probe */
         if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
             vm slow = v_lt(moved2, plant2), fast = v_gt(moved2, release2);
-            /* planted by its height alone and not seen slow since: 0.5 */
+            /* planted by its height alone and not seen slow since */
             vm unseen_next = w_andnot(unseen, slow);
             /* skating: heel and toe within skate_height of the floor, so
-             * that speed alone does not release it (the CMU jog slides its
-             * stance foot at up to 2.6 m/s; released, the foot caught up
+             * that speed alone does not release it (the CMU jog skates its
+             * stance feet at up to 3.6 m/s; released, the foot caught up
              * with the animation and planted again: stance toe slide 19.08
              * mm a frame p99 on flat ground against the animation's 16.93) */
-            if (job->skate > 0.0f)
-                fast = w_andnot(fast, w_andnot(v_lt(v_max(P[0].y, P[2].y), v_add(floor, v_set1(job->skate))), unseen));
+            if (job->skate > 0.0f) {
+                vm low = v_lt(v_max(P[CIK_FOOT_HEEL].y, P[CIK_FOOT_TOE].y), v_add(floor, v_set1(job->skate)));
+                fast = w_andnot(fast, w_andnot(low, unseen));
+            }
             /* lifting off: every point rose more than lift (NaN: no; a cold
              * foot has no last frame) */
             vm lifting = job->lift > 0.0f ? w_andnot(v_gt(rise, v_set1(job->lift)), cold) : w_false();
@@ -304,7 +308,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             /* a foot planted without a last frame (by its height alone) has
              * not been seen slow: the next frame may release it at once */
             age = v_sel(w_and(cold, plant_event), v_set1(job->min_contact), age);
-            cnext = v_sel(w_and(planted, w_or(w_and(cold, plant_event), unseen_next)), v_set1(0.5f), z);
+            cnext = v_sel(w_and(planted, w_or(w_and(cold, plant_event), unseen_next)), v_set1(COLD_UNSEEN), z);
             vf ease = ld(cF, FOOT_EASE, i);
             ease = v_sel(v_lt(v_abs(ease), v_set1(2.0f)), ease, z); /* NaN: afresh */
             ease = v_sel(planted, v_min(v_add(ease, v_set1(job->ease_in)), one), v_max(v_sub(ease, v_set1(job->ease_out)), z));
