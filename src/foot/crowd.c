@@ -564,7 +564,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->unlock_time = opt->unlock_time;
     j->first_plant = 0.02f * u; /* 5 cm planted the jog's landing feet 4 cm up */
     j->lift_contact = 0.005f * u;
-    j->hold_rise = 0.005f * u;
+    j->hold_below = 0.005f * u; /* 5 mm above the floor before 0.14: docs/foot.md */
     j->settle_depth = 0.0025f * u;
     j->slide_depth = 0.001f * u;
     j->margin = opt->reach_margin;

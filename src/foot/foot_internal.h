@@ -181,7 +181,7 @@ typedef struct cik__foot_job {
      * this far above its resting height */
     float knee_c, knee_s, knee_clear;
     int knee_on;
-    float hold_rise; /* a held foot's ground this far above the floor: its knee's rate bounds the drop */
+    float hold_below; /* a held foot on ground above the floor, or at most this far below it: its knee's rate bounds the drop */
     float swing_lift; /* cik_foot_options.swing_lift */
     float skate; /* skate_height in the crowd's units (0: off) */
     /* ground: the grid (origin, spacing, last cell a point may start an

@@ -756,18 +756,22 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf swing_need = v_max(v_sub(fl, gmax), z);
         need = v_fma(w, v_sub(need, swing_need), swing_need);
         sst(job, SCRATCH_NEED, i, need);
-        /* a held foot at full weight on ground above the animation's floor
-         * (hold_rise): the least drop that keeps its knee from
-         * straightening, beyond the animation's, faster than knee_speed
-         * from the last frame's bend (FOOT_KDC, FOOT_KDS); the floor
-         * catching up with a foot that landed on a step straightened the
-         * held knee at up to 8.5 degrees a frame (pelvis_drop) */
+        /* a held foot at full weight on ground above the animation's
+         * floor, level with it or at most hold_below under it: the least
+         * drop that keeps its knee from straightening, beyond the
+         * animation's, faster than knee_speed from the last frame's bend
+         * (FOOT_KDC, FOOT_KDS); the floor catching up with a foot that
+         * landed on a step straightened the held knee at up to 8.5 degrees
+         * a frame, and on level ground a locked foot's knee straightened
+         * ahead of the animation's at push-off (pelvis_drop); where the
+         * ground falls away the pelvis comes down for the lower foot
+         * anyway (docs/foot.md, Since 0.13.0) */
         vf dmin = v_set1(-1e30f);
         if (job->knee_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
             vm held = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
                             w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
-            held = w_and(held, v_gt(v_sub(gmax, fl), v_set1(job->hold_rise)));
+            held = w_and(held, v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
             if (w_any(held)) {
                 vf sum, ab2, iab, ca, sa, nc, ns, tc, ts;
                 knee_lengths(K, i, &sum, &ab2, &iab);

@@ -145,16 +145,23 @@ void walk_pose(const rig *r, float s, float t, pose *out)
     /* the hip as high as both feet allow with knees bent >= 0.2 rad: a
      * minimum over both feet at all times is continuous in t, where one over
      * the planted feet alone jumped whenever a foot landed or lifted (the
-     * stance knee by 20 degrees in a frame) */
+     * stance knee by 20 degrees in a frame). The minimum is a smooth one
+     * (quadratic, over 4 cm at size 1: the hip at most 1 cm lower where
+     * both feet ask for the same height): the hard minimum's corners, where
+     * the foot that holds the hip down changes, stopped a knee dead at its
+     * 0.2 rad floor from 10 degrees a frame (a second difference of 5 to
+     * 11 degrees a frame^2 in 13 percent of the foot-frames; 2.4 percent
+     * with the smooth one). */
     float ta = vec3_length(r->leg[0].thigh), tb = vec3_length(r->leg[0].shin);
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
     float sway = 0.015f * s * sinf(2 * SM_PI_F * t / WALK_PERIOD);
-    float hip_y = 1e9f;
+    float y[2];
     for (int side = 0; side < 2; ++side) {
         float dz = foot[side].z;
-        float y = foot[side].y + sqrtf(dmax * dmax - dz * dz - sway * sway);
-        if (y < hip_y) hip_y = y;
+        y[side] = foot[side].y + sqrtf(dmax * dmax - dz * dz - sway * sway);
     }
+    const float kw = 0.04f * s, hw = fmaxf(kw - fabsf(y[0] - y[1]), 0.0f) / kw;
+    float hip_y = fminf(y[0], y[1]) - 0.25f * kw * hw * hw;
     out->pelvis = vec3(sway, hip_y - r->leg[0].hip.y, 0);
     out->pelvis_q = quat(0, 0, 0, 1);
     /* the feet keep their own x: the sway moves the pelvis, not a planted
