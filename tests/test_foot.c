@@ -1700,49 +1700,98 @@ static float flat8(float x, float z)
     return 0.08f;
 }
 
+/* The held-knee tests' run: one character on `hf`, `pose` setting the
+ * animation of each frame (frames 0 to `frames` - 1), `rule` 0 with
+ * knee_speed 0 (no knee rate at all); the feet of `held` (bit f: foot f)
+ * must be locked from frame 5 on. Returns the fastest that any of them
+ * straightened beyond the animation's knee from frame 10 on (radians a
+ * frame). */
+typedef void (*held_pose_fn)(scene *sc, int frame, float dt);
+static float held_knee_fastest(cik_backend be, int rule, const cik_heightfield *hf, cik_foot_options o,
+                               held_pose_fn pose, int frames, int held)
+{
+    scene sc = feet_scene(1);
+    if (!rule) o.knee_speed = 0.0f;
+    float last[2] = {0, 0}, fastest = 0.0f;
+    for (int frame = 0; frame < frames; ++frame) {
+        pose(&sc, frame, o.dt);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            if (!(held >> f & 1)) continue;
+            if (frame >= 5) cr_assert_eq(sc.s.locked[f], 1.0f, "rule %d frame %d: foot %d not locked", rule, frame, f);
+            float dev = knee_bend(sc.s.solved_w[1], f) - knee_bend(sc.s.pose_w[1], f);
+            if (frame >= 10 && last[f] - dev > fastest) fastest = last[f] - dev; /* straightening */
+            last[f] = dev;
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    cr_log_info("%s, %s: fastest straightening beyond the animation %.2f degrees a frame (knee_speed: %.2f)",
+                cik_backend_name(be), rule ? "with the rule" : "without", fastest * 57.2958f,
+                4.0f / 60.0f * 57.2958f);
+    return fastest;
+}
+
+/* the floor from 0 toward 0.08 from frame 10 (0.06 s smoothing: 1.3 m/s at
+ * first, under a run's release speed); the legs nearly straight (ankles
+ * 0.85 below the hips: knees 25 degrees) */
+static void rising_floor_pose(scene *sc, int frame, float dt)
+{
+    const float floor = frame < 10 ? 0.0f : 0.08f * (1.0f - expf(-(float)(frame - 9) * dt / 0.06f));
+    const float dy = -0.85f;
+    set_pelvis(sc, 0, 0.0f, 0.06f + 0.05f - dy + floor, 0.0f);
+    pose_leg(sc, 0, dy, 0.0f);
+    pose_leg(sc, 1, dy, 0.0f);
+    sc->s.floor_y[0] = floor;
+}
+
 T_BACKEND_TEST(foot, a_held_knee_on_a_rising_floor_is_slowed_by_the_pelvis)
 {
-    float fastest[2] = {0, 0};
-    for (int rule = 0; rule < 2; ++rule) {
-        scene sc = feet_scene(1);
-        cik_heightfield hf = ground(flat8);
-        cik_foot_options o = on_backend(be);
-        o.plant_speed = 1.1f;
-        o.release_speed = 1.6f;
-        if (!rule) o.knee_speed = 0.0f;
-        float last[2] = {0, 0};
-        for (int frame = 0; frame < 40; ++frame) {
-            /* the floor from 0 toward 0.08 from frame 10 (0.06 s
-             * smoothing: 1.3 m/s at first, under a run's release speed);
-             * the legs nearly straight (ankles 0.85 below the hips: knees
-             * 25 degrees); rule 0: knee_speed 0 (no knee rate at all) */
-            const float floor = frame < 10 ? 0.0f : 0.08f * (1.0f - expf(-(float)(frame - 9) * o.dt / 0.06f));
-            const float dy = -0.85f;
-            set_pelvis(&sc, 0, 0.0f, 0.06f + 0.05f - dy + floor, 0.0f);
-            pose_leg(&sc, 0, dy, 0.0f);
-            pose_leg(&sc, 1, dy, 0.0f);
-            sc.s.floor_y[0] = floor;
-            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
-            for (int f = 0; f < 2; ++f) {
-                if (frame >= 5) cr_assert_eq(sc.s.locked[f], 1.0f, "rule %d frame %d: foot %d not locked", rule, frame, f);
-                float dev = knee_bend(sc.s.solved_w[1], f) - knee_bend(sc.s.pose_w[1], f);
-                if (frame >= 10) {
-                    float change = last[f] - dev; /* straightening */
-                    if (change > fastest[rule]) fastest[rule] = change;
-                }
-                last[f] = dev;
-            }
-        }
-        cik_foot_crowd_destroy(sc.crowd);
-    }
-    cr_log_info("%s: fastest straightening beyond the animation %.2f degrees a frame without the rule, %.2f with it "
-                "(knee_speed: %.2f)", cik_backend_name(be), fastest[0] * 57.2958f, fastest[1] * 57.2958f,
-                4.0f / 60.0f * 57.2958f);
+    cik_heightfield hf = ground(flat8);
+    cik_foot_options o = on_backend(be);
+    o.plant_speed = 1.1f;
+    o.release_speed = 1.6f;
+    float fastest[2];
+    for (int rule = 0; rule < 2; ++rule) fastest[rule] = held_knee_fastest(be, rule, &hf, o, rising_floor_pose, 40, 3);
     cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.01f, "without the rule the knees straighten at %g a frame", fastest[0]);
     /* the pelvis may change its drop's rate by at most 3 mm a frame
      * beyond the spring's, and the floor starts at 1.3 m/s: the knee is
      * slowed, not held to the rate (5.77 -> 4.84 degrees a frame) */
     cr_assert_lt(fastest[1], 0.9f * fastest[0], "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+}
+
+/* Push-off on level ground: both feet held on flat ground at the
+ * animation's floor, the legs nearly straight (ankles 0.85 below the hips);
+ * from frame 10 foot 0's animation lifts its heel about its toe tip, 8
+ * degrees a frame to 40 (a run's push-off), the toe tip staying where it is
+ * (the ankle rising with the heel, the knee still). The solved sole holds
+ * flat for the first 10 degrees of the animation's heel lift (place's turn
+ * onto the ground), so its ankle stays low and, without the knee's rate
+ * (knee_speed 0), the held knee straightens ahead of the animation's by
+ * 6.2 degrees a frame; with it the pelvis comes down to hold it to
+ * knee_speed x dt (3.8). Before 0.14 the rule held a knee only on ground
+ * above the animation's floor. */
+/* foot 0's heel lifting about its toe tip from frame 10, 8 degrees a frame
+ * to 40; the ankle that keeps the toe tip (0, -0.06, 0.14 from the flat
+ * foot's ankle) where it is */
+static void push_off_pose(scene *sc, int frame, float dt)
+{
+    (void)dt;
+    const float p = frame < 10 ? 0.0f : 0.1396263f * (float)(frame - 9 < 5 ? frame - 9 : 5);
+    const float dy0 = -0.85f, ty = dy0 - 0.06f, tz = 0.14f;
+    const float oy = -0.06f * cosf(p) - 0.14f * sinf(p), oz = -0.06f * sinf(p) + 0.14f * cosf(p);
+    set_pelvis(sc, 0, 0.0f, 0.06f + 0.05f - dy0, 0.0f);
+    pose_leg_pitched(sc, 0, ty - oy, tz - oz, p);
+    pose_leg(sc, 1, dy0, 0.0f);
+}
+
+T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
+{
+    cik_heightfield hf = ground(flat0);
+    float fastest[2];
+    for (int rule = 0; rule < 2; ++rule)
+        fastest[rule] = held_knee_fastest(be, rule, &hf, on_backend(be), push_off_pose, 30, 1);
+    cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.03f, "without the rule the knee straightens at %g a frame", fastest[0]);
+    cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 
 /* knee_speed: a swing foot (caller's weight 0) carried 10 cm over the floor
