@@ -1794,6 +1794,46 @@ T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
     cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 
+/* A foot that lets go starts its knee's rate from the knee it was solved
+ * with: both feet planted on the uphill plane of
+ * no_point_below_a_slope_steeper_than_the_ankle_follows (26 degrees,
+ * steeper than the ankle follows), the pelvis carried forward over them 3 cm
+ * a frame for ten frames (the feet still in the animation, the shins
+ * tilting, the ankle's limit turning the toes into the slope, so that
+ * settling raises the targets after place), then foot 0's weight eased out
+ * over five frames; from the first eased frame on, its knee's bend off the
+ * animation's changes by at most knee_speed x dt a frame. Before 0.14 the
+ * rate started from the target place had worked out before settling
+ * raised it, and the bend changed by 5.9 degrees in the frame the weight
+ * reached 0 (the rate: 3.8). */
+T_BACKEND_TEST(foot, a_knee_that_lets_go_starts_its_rate_from_its_solved_bend)
+{
+    scene sc = feet_scene(1);
+    cik_foot_options o = weights_on(be);
+    const float a = 0.45f, step = o.knee_speed * o.dt;
+    float last = 0.0f, largest = 0.0f;
+    for (int frame = 0; frame < 16; ++frame) {
+        const float dz = 0.1f - 0.03f * (float)(frame < 10 ? frame : 10);
+        stand(&sc, 0, 0.0f, 0.1f - dz, dz, dz);
+        sc.s.weight[0] = frame < 10 ? 1.0f : fmaxf(0.0f, 1.0f - 0.2f * (float)(frame - 9));
+        sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                contact(&sc, f, p, tanf(a) * (sc.s.probe_z[p][f] - 0.1f), t_v3(0, cosf(a), -sinf(a)));
+        place_solve_align(&sc, &o);
+        float dev = knee_bend(sc.s.solved_w[1], 0) - knee_bend(sc.s.pose_w[1], 0);
+        if (frame >= 10) {
+            cr_log_info("frame %d weight %.2f: the knee's bend off the animation's %.2f degrees (%+.2f)", frame,
+                        sc.s.weight[0], dev * 57.2958f, (dev - last) * 57.2958f);
+            largest = fmaxf(largest, fabsf(dev - last));
+        }
+        last = dev;
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    cr_assert_leq(largest, step + 1e-3f, "the knee's bend changed by %g a frame (knee_speed: %g)", largest, step);
+}
+
 /* knee_speed: a swing foot (caller's weight 0) carried 10 cm over the floor
  * passes over a block 18 cm high for four frames: its target comes up onto
  * the block at once (the ground wins over the knee's rate), and when the

@@ -697,17 +697,19 @@ typedef struct settle_pool {
 
 /* The streams the gathered align and check touch: the batch's (root, the
  * hip's and knee's solved rotations, the ankle's, the target's height), the
- * feet's, and the leg constants, each a row of SETTLE_GROUP floats. */
+ * feet's (the animated knee's rotation and the knee's bend off it with
+ * them), and the leg constants, each a row of SETTLE_GROUP floats. */
 static const int settle_foot_streams[] = {
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
     FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1, FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1,
     FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TX, FOOT_TY, FOOT_TZ, FOOT_HOLD, FOOT_PIVOT,
-    FOOT_SLIP};
+    FOOT_SLIP, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, FOOT_KDC, FOOT_KDS};
 #define SETTLE_FOOT_STREAMS ((int)(sizeof settle_foot_streams / sizeof settle_foot_streams[0]))
 /* what align writes (the rest is read) */
 static const int settle_foot_out[] = {FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
                                       FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1,
-                                      FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2, FOOT_SLIP};
+                                      FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2, FOOT_SLIP,
+                                      FOOT_KDC, FOOT_KDS};
 #define SETTLE_FOOT_OUT ((int)(sizeof settle_foot_out / sizeof settle_foot_out[0]))
 static const int settle_consts[] = {
     LEG_HIPX, LEG_HIPY, LEG_HIPZ, LEG_THX, LEG_THY, LEG_THZ, LEG_SHX, LEG_SHY, LEG_SHZ,

@@ -1043,6 +1043,22 @@ static void k_align(const cik__foot_job *job, int begin, int end)
             }
             pstore(job, F[FOOT_SLIP], i, v_sel(slip, v_set1(1.0f), v_set1(0.0f)));
         }
+        if (job->knee_on) {
+            /* the solved knee's bend off the animation's, for the next
+             * frame's knee rate (knee_rate stored the target's: settling
+             * raises a target after it, and a foot that lets go must start
+             * from the knee it has) */
+            vf sum, ab2, iab, ca, sa, cs, ss, cd, sd;
+            knee_lengths(K, i, &sum, &ab2, &iab);
+            v3 th = kv3(K, LEG_THX, i), sh = kv3(K, LEG_SHX, i);
+            v3 la = v3_add(th, q_rotate(q_ld(cF, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, i), sh));
+            v3 ls = v3_add(th, q_rotate(q1, sh));
+            bend_of(v3_dot(la, la), sum, iab, &ca, &sa);
+            bend_of(v3_dot(ls, ls), sum, iab, &cs, &ss);
+            angle_sub(cs, ss, ca, sa, &cd, &sd);
+            pstore(job, F[FOOT_KDC], i, cd);
+            pstore(job, F[FOOT_KDS], i, sd);
+        }
         pstore(job, bs->rotation_x[2], i, q2.x);
         pstore(job, bs->rotation_y[2], i, q2.y);
         pstore(job, bs->rotation_z[2], i, q2.z);
