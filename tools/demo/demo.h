@@ -182,6 +182,10 @@ typedef struct foot_row {
     float pivot;
     cik_vec3 ground_n, anim_sole_n, solved_sole_n;
     float floor_y; /* the animation's floor (the character's floor_y) */
+    /* 1 where the ankle's limit lets the solved foot lie on the ground
+     * under its ball with the solved shin (the foot turned by the shortest
+     * arc from its sole's up to the normal is within the limit), else 0 */
+    int sole_allowed;
 } foot_row;
 
 /* The measures' samples, and what they carry from frame to frame. */

@@ -32,6 +32,21 @@ static void leg_fk(const cik_foot_leg *leg, cik_vec3 base, cik_quat pq, const ci
     *sole_n = vec3_normalize(quat_rotate(w2, leg->sole_normal));
 }
 
+/* Whether the ankle's limit lets the solved foot (hip and knee rotations
+ * qs[0], qs[1] under the pelvis's pq) turn by the shortest arc from its
+ * sole's up `sole_n` onto the ground normal `n`: the turned ankle rotation
+ * exceeds the limit by at most 1e-3 rad (the demo's violation test). */
+static int sole_allowed(const cik_foot_leg *leg, cik_quat pq, const cik_quat qs[3], cik_vec3 sole_n, cik_vec3 n)
+{
+    cik_vec3 x = vec3_cross(sole_n, n);
+    float d = vec3_dot(sole_n, n);
+    /* the half-way rotation (sole_n and n unit; never opposite here) */
+    cik_quat arc = quat_normalize(quat(x.x, x.y, x.z, 1.0f + d));
+    cik_quat w1 = quat_mul(quat_mul(pq, qs[0]), qs[1]), w2 = quat_mul(w1, qs[2]);
+    cik_quat q2 = quat_normalize(quat_mul(quat_conj(w1), quat_mul(arc, w2)));
+    return cik_limit_excess(&leg->limit[2], q2) <= 1e-3f;
+}
+
 void measure_row(const demo_scene *sc, const cik_foot_streams *s, int fr, int c, int side, foot_row *r)
 {
     const int f = 2 * c + side;
@@ -56,6 +71,7 @@ void measure_row(const demo_scene *sc, const cik_foot_streams *s, int fr, int c,
     for (int k = 0; k < CIK_FOOT_POINTS; ++k) r->ground_y[k] = terrain(r->solved[RP_HEEL + k].x, r->solved[RP_HEEL + k].z);
     r->ground_n = terrain_normal(r->solved[RP_BALL].x, r->solved[RP_BALL].z);
     r->floor_y = s->floor_y[c];
+    r->sole_allowed = sole_allowed(leg, pq, qs, r->solved_sole_n, r->ground_n);
 }
 
 /* ---------------------------------------------------------------- CSV */
@@ -70,7 +86,7 @@ void dump_header(FILE *fp)
             fprintf(fp, ",%s_%s_x,%s_%s_y,%s_%s_z", which ? "solved" : "anim", point_name[k], which ? "solved" : "anim",
                     point_name[k], which ? "solved" : "anim", point_name[k]);
     fputs(",ground_heel_y,ground_ball_y,ground_toe_y,pivot,ground_ball_nx,ground_ball_ny,ground_ball_nz"
-          ",anim_sole_nx,anim_sole_ny,anim_sole_nz,solved_sole_nx,solved_sole_ny,solved_sole_nz,floor_y\n",
+          ",anim_sole_nx,anim_sole_ny,anim_sole_nz,solved_sole_nx,solved_sole_ny,solved_sole_nz,floor_y,sole_allowed\n",
           fp);
 }
 
@@ -86,7 +102,7 @@ void dump_row(FILE *fp, const foot_row *r)
     put_vec(fp, r->ground_n);
     put_vec(fp, r->anim_sole_n);
     put_vec(fp, r->solved_sole_n);
-    fprintf(fp, ",%.5f\n", r->floor_y);
+    fprintf(fp, ",%.5f,%d\n", r->floor_y, r->sole_allowed);
 }
 
 /* ---------------------------------------------------------------- samples */
@@ -111,6 +127,7 @@ enum {
     S_FREE_HIP,   /* weight 0, the foot clear of the ground: as S_SWING_HIP */
     S_FREE_KNEE,  /* the same: as S_SWING_KNEE */
     S_SOLE_TILT,  /* planted, animated sole flat: sole normal vs ground normal */
+    S_SOLE_OK,    /* the same where the ankle's limit lets the sole lie on the ground */
     S_COUNT
 };
 
@@ -253,8 +270,10 @@ void measures_add(demo_measures *m, const foot_row *r)
         add(&m->s[S_PLANTED_ERR], fabsf(lowest));
         add(&m->s[S_PEN], deepest);
         add(&m->s[S_PEN_STEP + foot_place(r)], deepest);
-        if (angle_deg(r->anim_sole_n, vec3(0, 1, 0)) < 10.0f)
+        if (angle_deg(r->anim_sole_n, vec3(0, 1, 0)) < 10.0f) {
             add(&m->s[S_SOLE_TILT], angle_deg(r->solved_sole_n, r->ground_n));
+            if (r->sole_allowed) add(&m->s[S_SOLE_OK], angle_deg(r->solved_sole_n, r->ground_n));
+        }
     }
     if (!(r->weight > 0.0f)) {
         float hip = angle_deg(vec3_sub(r->anim[RP_KNEE], r->anim[RP_HIP]),
@@ -397,7 +416,9 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
     snprintf(v, sizeof v, "%.2f", 1e3f * pct(&m->s[S_SWING_PEN], 0.99f));
     row(out, "swing: a point below the ground, p99 mm", v, m->s[S_SWING_PEN].n, "<= 5");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_TILT], 0.99f));
-    row(out, "planted, animated sole flat: sole off normal, p99 deg", v, m->s[S_SOLE_TILT].n, "<= 3");
+    row(out, "planted, animated sole flat: sole off normal, p99 deg", v, m->s[S_SOLE_TILT].n, "(all)");
+    snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_OK], 0.99f));
+    row(out, "  where the ankle's limit allows it", v, m->s[S_SOLE_OK].n, "<= 3");
     free(as.v);
     free(ss.v);
 }

@@ -74,7 +74,7 @@ def measures(rows, still_speed, flat):
     for r in rows:
         feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
     m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
-                         "spen", "tilt", "fhip", "fknee")}
+                         "spen", "tilt", "tiltok", "fhip", "fknee")}
     pops = pop_rows = still = still_planted = anim_straight = solved_straight = 0
     for (_, side), rs in sorted(feet.items()):
         slow = [False] * len(rs)
@@ -88,6 +88,9 @@ def measures(rows, still_speed, flat):
                 m["pen%d" % (2 if flat else min(place(p[0], p[2]) for p in pts))].append(deepest)
                 if angle(vec(r, "anim_sole_n"), [0, 1, 0]) < 10:
                     m["tilt"].append(angle(vec(r, "solved_sole_n"), vec(r, "ground_ball_n")))
+                    # (a dump without sole_allowed, before 0.14: every row)
+                    if r.get("sole_allowed", "1") == "1":
+                        m["tiltok"].append(m["tilt"][-1])
             if not float(r["weight"]) > 0:
                 m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
@@ -158,6 +161,7 @@ def measures(rows, still_speed, flat):
         ("  clear of the ground (nothing forces a change)", [p99(m["fhip"]), p99(m["fknee"])], deg),
         ("swing: a point below the ground, p99 mm", [mm_(m["spen"])], mm),
         ("planted, animated sole flat: sole off normal, p99 deg", [p99(m["tilt"])], deg),
+        ("  where the ankle's limit allows it", [p99(m["tiltok"])], deg),
     ]
 
 
