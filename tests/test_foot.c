@@ -1759,17 +1759,6 @@ T_BACKEND_TEST(foot, a_held_knee_on_a_rising_floor_is_slowed_by_the_pelvis)
     cr_assert_lt(fastest[1], 0.9f * fastest[0], "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 
-/* Push-off on level ground: both feet held on flat ground at the
- * animation's floor, the legs nearly straight (ankles 0.85 below the hips);
- * from frame 10 foot 0's animation lifts its heel about its toe tip, 8
- * degrees a frame to 40 (a run's push-off), the toe tip staying where it is
- * (the ankle rising with the heel, the knee still). The solved sole holds
- * flat for the first 10 degrees of the animation's heel lift (place's turn
- * onto the ground), so its ankle stays low and, without the knee's rate
- * (knee_speed 0), the held knee straightens ahead of the animation's by
- * 6.2 degrees a frame; with it the pelvis comes down to hold it to
- * knee_speed x dt (3.8). Before 0.14 the rule held a knee only on ground
- * above the animation's floor. */
 /* foot 0's heel lifting about its toe tip from frame 10, 8 degrees a frame
  * to 40; the ankle that keeps the toe tip (0, -0.06, 0.14 from the flat
  * foot's ankle) where it is */
@@ -1784,6 +1773,17 @@ static void push_off_pose(scene *sc, int frame, float dt)
     pose_leg(sc, 1, dy0, 0.0f);
 }
 
+/* Push-off on level ground: both feet held on flat ground at the
+ * animation's floor, the legs nearly straight (ankles 0.85 below the hips);
+ * from frame 10 foot 0's animation lifts its heel about its toe tip, 8
+ * degrees a frame to 40 (a run's push-off), the toe tip staying where it is
+ * (the ankle rising with the heel, the knee still). The solved sole holds
+ * flat for the first 10 degrees of the animation's heel lift (place's turn
+ * onto the ground), so its ankle stays low and, without the knee's rate
+ * (knee_speed 0), the held knee straightens ahead of the animation's by
+ * 6.2 degrees a frame; with it the pelvis comes down to hold it to
+ * knee_speed x dt (3.8). Before 0.14 the rule held a knee only on ground
+ * above the animation's floor. */
 T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
 {
     cik_heightfield hf = ground(flat0);

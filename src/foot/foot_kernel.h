@@ -822,8 +822,10 @@ CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf re
  * the lanes of `free` moved along its line from the hip so that its knee's
  * bend, off the animation's by dev, differs from the last frame's dev
  * (FOOT_KDC, FOOT_KDS) by at most the frame's angle, no farther than lmax
- * and by at most KNEE_SHIFT of the reach; every foot's dev kept for the
- * next frame. Angles as (cos, sin) pairs: no trigonometry. */
+ * and by at most KNEE_SHIFT of the reach; every foot's target dev kept,
+ * which k_align then replaces with the solved leg's (the next frame starts
+ * from that; the target's stays only where align is not run). Angles as
+ * (cos, sin) pairs: no trigonometry. */
 CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, vf lmax)
 {
     const cik__foot_consts *K = job->k;

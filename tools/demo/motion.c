@@ -150,7 +150,7 @@ void walk_pose(const rig *r, float s, float t, pose *out)
      * both feet ask for the same height): the hard minimum's corners, where
      * the foot that holds the hip down changes, stopped a knee dead at its
      * 0.2 rad floor from 10 degrees a frame (a second difference of 5 to
-     * 11 degrees a frame^2 in 13 percent of the foot-frames; 2.4 percent
+     * 11 degrees a frame^2 in 12.6 percent of the foot-frames; 2.4 percent
      * with the smooth one). */
     float ta = vec3_length(r->leg[0].thigh), tb = vec3_length(r->leg[0].shin);
     float dmax = sqrtf(ta * ta + tb * tb + 2 * ta * tb * cosf(0.2f));
