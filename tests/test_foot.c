@@ -754,7 +754,7 @@ Test(foot, refused_stage_changes_nothing)
     cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
     for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
         if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
-    enum { CASES = 40 };
+    enum { CASES = 42 };
     for (int bad = 0; bad < CASES; ++bad) {
         cik_foot_options o = cik_foot_default_options();
         o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
@@ -799,6 +799,8 @@ Test(foot, refused_stage_changes_nothing)
         case 36: o.swing_lift = NAN; break;
         case 37: o.skate_height = -0.01f; break;
         case 38: o.skate_height = NAN; break;
+        case 39: o.held_knee_speed = -1.0f; break;
+        case 40: o.held_knee_speed = NAN; break;
         default: o.units_per_metre = 1e38f, o.max_pelvis_drop = 10.0f; break; /* the scaled drop overflows */
         }
         for (int stage = 0; stage < 8; ++stage) {
@@ -1689,7 +1691,7 @@ static float block18(float x, float z)
  * character's floor has not caught up with), the floor then rising to it
  * (0.06 s smoothing, as a character controller's): the pelvis rises with the
  * floor and, without the knee's rate, the held knees straighten faster than
- * the animation's (which stands still) by more than knee_speed x dt a
+ * the animation's (which stands still) by more than held_knee_speed x dt a
  * frame; with it the pelvis comes down to slow them, its drop's rate
  * changing by at most 3 mm a frame beyond the spring's. The feet stay
  * locked throughout. */
@@ -1702,7 +1704,7 @@ static float flat8(float x, float z)
 
 /* The held-knee tests' run: one character on `hf`, `pose` setting the
  * animation of each frame (frames 0 to `frames` - 1), `rule` 0 with
- * knee_speed 0 (no knee rate at all); the feet of `held` (bit f: foot f)
+ * knee_speed and held_knee_speed 0 (no knee rate at all); the feet of `held` (bit f: foot f)
  * must be locked from frame 5 on. Returns the fastest that any of them
  * straightened beyond the animation's knee from frame 10 on (radians a
  * frame). */
@@ -1711,7 +1713,7 @@ static float held_knee_fastest(cik_backend be, int rule, const cik_heightfield *
                                held_pose_fn pose, int frames, int held)
 {
     scene sc = feet_scene(1);
-    if (!rule) o.knee_speed = 0.0f;
+    if (!rule) o.knee_speed = o.held_knee_speed = 0.0f;
     float last[2] = {0, 0}, fastest = 0.0f;
     for (int frame = 0; frame < frames; ++frame) {
         pose(&sc, frame, o.dt);
@@ -1725,9 +1727,9 @@ static float held_knee_fastest(cik_backend be, int rule, const cik_heightfield *
         }
     }
     cik_foot_crowd_destroy(sc.crowd);
-    cr_log_info("%s, %s: fastest straightening beyond the animation %.2f degrees a frame (knee_speed: %.2f)",
+    cr_log_info("%s, %s: fastest straightening beyond the animation %.2f degrees a frame (held_knee_speed: %.2f)",
                 cik_backend_name(be), rule ? "with the rule" : "without", fastest * 57.2958f,
-                4.0f / 60.0f * 57.2958f);
+                o.held_knee_speed * o.dt * 57.2958f);
     return fastest;
 }
 
@@ -1780,10 +1782,11 @@ static void push_off_pose(scene *sc, int frame, float dt)
  * (the ankle rising with the heel, the knee still). The solved sole holds
  * flat for the first 10 degrees of the animation's heel lift (place's turn
  * onto the ground), so its ankle stays low and, without the knee's rate
- * (knee_speed 0), the held knee straightens ahead of the animation's by
+ * (held_knee_speed 0), the held knee straightens ahead of the animation's by
  * 6.2 degrees a frame; with it the pelvis comes down to hold it to
- * knee_speed x dt (3.8). Before 0.14 the rule held a knee only on ground
- * above the animation's floor. */
+ * held_knee_speed x dt (3.8), knee_speed (the free feet's rate) on or
+ * off. Before 0.14 the rule held a knee only on ground above the
+ * animation's floor. */
 T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
 {
     cik_heightfield hf = ground(flat0);
@@ -1792,6 +1795,12 @@ T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
         fastest[rule] = held_knee_fastest(be, rule, &hf, on_backend(be), push_off_pose, 30, 1);
     cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.03f, "without the rule the knee straightens at %g a frame", fastest[0]);
     cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+    /* the held knee's rate is its own option: with the free feet's off it
+     * still holds (align keeps the solved bend for it) */
+    cik_foot_options o = on_backend(be);
+    o.knee_speed = 0.0f;
+    float alone = held_knee_fastest(be, 1, &hf, o, push_off_pose, 30, 1);
+    cr_assert_leq(alone, 4.0f / 60.0f + 1e-3f, "with knee_speed 0: %g a frame", alone);
 }
 
 /* A foot that lets go starts its knee's rate from the knee it was solved
@@ -1805,11 +1814,12 @@ T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
  * animation's changes by at most knee_speed x dt a frame. Before 0.14 the
  * rate started from the target place had worked out before settling
  * raised it, and the bend changed by 5.9 degrees in the frame the weight
- * reached 0 (the rate: 3.8). */
+ * reached 0 (the rate: 3.8, knee_speed 4, which this test keeps). */
 T_BACKEND_TEST(foot, a_knee_that_lets_go_starts_its_rate_from_its_solved_bend)
 {
     scene sc = feet_scene(1);
     cik_foot_options o = weights_on(be);
+    o.knee_speed = 4.0f;
     const float a = 0.45f, step = o.knee_speed * o.dt;
     float last = 0.0f, largest = 0.0f;
     for (int frame = 0; frame < 16; ++frame) {

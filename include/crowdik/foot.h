@@ -260,12 +260,11 @@ typedef struct cik_foot_options {
      *  knee eases back to the animation's bend instead of snapping to it.
      *  A longer leg is taken only where the foot stays 1 cm above its
      *  resting height, and the target moves by at most 8 percent of the
-     *  reach. Default 4 (3.8 degrees per frame at 60 Hz). A locked foot
-     *  on ground above the animation's floor (floor_y) is held to the same
-     *  rate by the pelvis: the drop comes down (its rate changing by at
-     *  most 3 mm a frame squared at 60 Hz beyond its spring's) so that the
-     *  knee does not straighten faster as the floor catches up with the
-     *  foot. Herds (herd.h) do not use it. */
+     *  reach. Default 5 (4.8 degrees per frame at 60 Hz: a swing leg that
+     *  the terrain bent far from the animation is back on it sooner, and
+     *  no frame turns the knee by 5 degrees beyond the animation's).
+     *  Locked feet have their own rate, held_knee_speed. Herds (herd.h)
+     *  do not use it. */
     float knee_speed;
     /** How much of the ground's rise above the animation's floor
      *  (`floor_y`), under a foot not planted in full, lifts that foot
@@ -291,6 +290,18 @@ typedef struct cik_foot_options {
      *  without lifting them wants 0. Default 0.02. Herds
      *  (herd.h) do not use it. */
     float skate_height;
+    /** The knee's rate of a held foot (locked, at full weight) on ground
+     *  above the animation's floor (floor_y), level with it or at most
+     *  5 mm below it, in radians per second (>= 0; 0: off): where its knee
+     *  would straighten faster than this beyond the animation's (the floor
+     *  catching up with a foot that landed on a step, a push-off on level
+     *  ground), the pelvis comes down to hold it, the drop's rate changing
+     *  by at most 3 mm a frame squared at 60 Hz beyond its spring's.
+     *  Default 4 (3.8 degrees per frame at 60 Hz): lower than knee_speed,
+     *  because a held leg's solve and settling add their own small turns
+     *  of the knee to the one this rate allows. Herds (herd.h) do not use
+     *  it. */
+    float held_knee_speed;
 } cik_foot_options;
 
 /** Start poses (deprecated, see cik_foot_options.start): all three start
@@ -304,8 +315,8 @@ typedef struct cik_foot_options {
  *  reach 0.96, start ANIMATION, units_per_metre 1, contacts from the
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
  *  and 0.12 s out, lift speed 0.5 m/s), locking on (radius 0.12, unlock
- *  0.2 s), limit tolerance 0.05 rad, knee speed 4 rad/s, swing lift 1,
- *  skate height 0.02. */
+ *  0.2 s), limit tolerance 0.05 rad, knee speed 5 rad/s, swing lift 1,
+ *  skate height 0.02, held knee speed 4 rad/s. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -377,7 +388,7 @@ typedef struct cik_foot_streams {
      * the pelvis comes down so that the foot keeps its clearance, where
      * it is higher the foot is lifted (swing_lift); a foot lifts off when
      * it rises over this floor faster than lift_speed; a held foot on
-     * ground above it keeps its knee's rate (knee_speed) as this floor
+     * ground above it keeps its knee's rate (held_knee_speed) as this floor
      * catches up. Default 0: a character on terrain away from y = 0
      * needs its own. */
     float *floor_y;

@@ -71,9 +71,10 @@ cik_foot_options cik_foot_default_options(void)
     o.unlock_time = 0.2f;
     o.limit_tolerance = 0.05f;
     o.lift_speed = 0.5f;
-    o.knee_speed = 4.0f;
+    o.knee_speed = 5.0f;
     o.swing_lift = 1.0f;
     o.skate_height = 0.02f;
+    o.held_knee_speed = 4.0f;
     return o;
 }
 
@@ -111,6 +112,7 @@ cik_status cik__foot_check_options(const cik_foot_options *o)
     if (!nonneg(o->limit_tolerance) || !nonneg(o->lift_speed) || !isfinite(o->lift_speed * o->units_per_metre * o->dt))
         return CIK_ERROR_OPTIONS;
     if (!nonneg(o->knee_speed) || !isfinite(o->knee_speed * o->dt)) return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->held_knee_speed) || !isfinite(o->held_knee_speed * o->dt)) return CIK_ERROR_OPTIONS;
     if (!(o->swing_lift >= 0.0f) || !(o->swing_lift <= 1.0f)) return CIK_ERROR_OPTIONS;
     if (!nonneg(o->skate_height) || !isfinite(o->skate_height * o->units_per_metre)) return CIK_ERROR_OPTIONS;
     /* the scale and the lengths it scales finite */
@@ -574,10 +576,13 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->tol_cos = opt->limit_tolerance > 0.0f ? cosf(0.5f * opt->limit_tolerance) : 2.0f;
     /* the knee's rate: off at 0, and where a frame allows 3 rad or more
      * (no knee bends that far: nothing to limit) */
-    const float kn = opt->knee_speed * dt;
+    const float kn = opt->knee_speed * dt, hk = opt->held_knee_speed * dt;
     j->knee_on = kn > 0.0f && kn < 3.0f;
     j->knee_c = cosf(kn);
     j->knee_s = sinf(kn);
+    j->hold_on = hk > 0.0f && hk < 3.0f;
+    j->hold_c = cosf(hk);
+    j->hold_s = sinf(hk);
     j->knee_clear = 0.01f * u;
     j->swing_lift = opt->swing_lift;
     j->skate = opt->skate_height * u;
@@ -626,7 +631,7 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
         } else {
             cik__spring_step(w, e, dt, need, &x, &v);
             /* a held knee on ground above the floor straightening faster
-             * than knee_speed (dmin, place_a): the pelvis comes down to
+             * than held_knee_speed (dmin, place_a): the pelvis comes down to
              * hold it, its rate changed by at most hold_accel a frame */
             const float m0 = dmin_f[2 * c], m1 = dmin_f[2 * c + 1];
             float m = m0 > m1 ? m0 : m1;

@@ -101,7 +101,7 @@ enum {
 enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
     SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
-    SCRATCH_DMIN, /* the least drop that keeps a held knee from straightening faster than knee_speed */
+    SCRATCH_DMIN, /* the least drop that keeps a held knee from straightening faster than held_knee_speed */
     SCRATCH_LIVE, /* level of detail: 1 where the foot's character is on (job->on set) */
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12
@@ -181,6 +181,10 @@ typedef struct cik__foot_job {
      * this far above its resting height */
     float knee_c, knee_s, knee_clear;
     int knee_on;
+    /* the same for a held foot's knee (held_knee_speed, place_a's dmin);
+     * hold_on 0: no rule */
+    float hold_c, hold_s;
+    int hold_on;
     float hold_below; /* a held foot on ground above the floor, or at most this far below it: its knee's rate bounds the drop */
     float swing_lift; /* cik_foot_options.swing_lift */
     float skate; /* skate_height in the crowd's units (0: off) */

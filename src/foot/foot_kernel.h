@@ -759,7 +759,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         /* a held foot at full weight on ground above the animation's
          * floor, level with it or at most hold_below under it: the least
          * drop that keeps its knee from straightening, beyond the
-         * animation's, faster than knee_speed from the last frame's bend
+         * animation's, faster than held_knee_speed from the last frame's bend
          * (FOOT_KDC, FOOT_KDS); the floor catching up with a foot that
          * landed on a step straightened the held knee at up to 8.5 degrees
          * a frame, and on level ground a locked foot's knee straightened
@@ -767,7 +767,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * ground falls away the pelvis comes down for the lower foot
          * anyway (docs/foot.md, Since 0.13.0) */
         vf dmin = v_set1(-1e30f);
-        if (job->knee_on) {
+        if (job->hold_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
             vm held = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
                             w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
@@ -776,7 +776,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
                 vf sum, ab2, iab, ca, sa, nc, ns, tc, ts;
                 knee_lengths(K, i, &sum, &ab2, &iab);
                 bend_of(lim2, sum, iab, &ca, &sa); /* the animation's */
-                angle_add(pc, ps, v_set1(job->knee_c), v_set1(-job->knee_s), &nc, &ns);
+                angle_add(pc, ps, v_set1(job->hold_c), v_set1(-job->hold_s), &nc, &ns);
                 angle_add(ca, sa, nc, ns, &tc, &ts); /* the least bend allowed */
                 vf da2 = v_fma(ab2, tc, sum);
                 /* short of straight, and only where the target is farther */
@@ -1045,9 +1045,9 @@ static void k_align(const cik__foot_job *job, int begin, int end)
             }
             pstore(job, F[FOOT_SLIP], i, v_sel(slip, v_set1(1.0f), v_set1(0.0f)));
         }
-        if (job->knee_on) {
+        if (job->knee_on || job->hold_on) {
             /* the solved knee's bend off the animation's, for the next
-             * frame's knee rate (knee_rate stored the target's: settling
+             * frame's knee rates (knee_rate stored the target's: settling
              * raises a target after it, and a foot that lets go must start
              * from the knee it has) */
             vf sum, ab2, iab, ca, sa, cs, ss, cd, sd;

@@ -78,7 +78,10 @@ static const char *usage =
     "  --lift-speed V   a planted foot whose heel, ball and toe all rise faster\n"
     "                   than V m/s lifts off (default 0.5; 0 off)\n"
     "  --knee-speed V   a foot not planted in full bends its knee at most V rad/s\n"
-    "                   beyond the animation's own change (default 4; 0 off)\n"
+    "                   beyond the animation's own change (default 5; 0 off)\n"
+    "  --held-knee-speed V  a locked foot's knee straightens at most V rad/s\n"
+    "                   beyond the animation's: the pelvis comes down to hold it\n"
+    "                   (default 4; 0 off)\n"
     "  --swing-lift V   how much of the ground's rise above the animation's floor\n"
     "                   lifts a swing foot, 0 to 1 (default 1: the animation's\n"
     "                   clearance over higher ground; 0: only where the ground\n"
@@ -174,6 +177,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     }
     else if (!strcmp(a, "--lift-speed")) return nonneg_value(v, &o->lift_speed);
     else if (!strcmp(a, "--knee-speed")) return nonneg_value(v, &o->knee_speed);
+    else if (!strcmp(a, "--held-knee-speed")) return nonneg_value(v, &o->held_knee_speed);
     else if (!strcmp(a, "--swing-lift")) return nonneg_value(v, &o->swing_lift) || o->swing_lift > 1.0f;
     else if (!strcmp(a, "--skate-height")) return nonneg_value(v, &o->skate_height);
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
@@ -198,7 +202,7 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--lift-speed", "--knee-speed", "--swing-lift", "--skate-height", "--creature",
+                                       "--lift-speed", "--knee-speed", "--held-knee-speed", "--swing-lift", "--skate-height", "--creature",
                                        "--loop"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -340,6 +344,7 @@ int main(int argc, char **argv)
     o.start = CIK_FOOT_START_TWO_BONE;
     o.lift_speed = -1.0f;
     o.knee_speed = -1.0f;
+    o.held_knee_speed = -1.0f;
     o.swing_lift = -1.0f;
     o.skate_height = -1.0f;
     int pr = parse_args(argc, argv, &o);

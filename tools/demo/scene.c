@@ -338,6 +338,7 @@ static cik_foot_options foot_options(const demo_scene *sc)
     }
     if (o->lift_speed >= 0) fo.lift_speed = o->lift_speed;
     if (o->knee_speed >= 0) fo.knee_speed = o->knee_speed;
+    if (o->held_knee_speed >= 0) fo.held_knee_speed = o->held_knee_speed;
     if (o->swing_lift >= 0) fo.swing_lift = o->swing_lift;
     if (o->skate_height >= 0) fo.skate_height = o->skate_height;
     if (o->plant_speed > 0) {
