@@ -74,7 +74,7 @@ def measures(rows, still_speed, flat):
     for r in rows:
         feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
     m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
-                         "spen", "tilt", "tiltok", "fhip", "fknee")}
+                         "spen", "tilt", "tiltok", "peel", "fhip", "fknee")}
     pops = pop_rows = still = still_planted = anim_straight = solved_straight = 0
     for (_, side), rs in sorted(feet.items()):
         slow = [False] * len(rs)
@@ -86,11 +86,14 @@ def measures(rows, still_speed, flat):
                 m["err"].append(abs(min(gap)))
                 m["pen"].append(deepest)
                 m["pen%d" % (2 if flat else min(place(p[0], p[2]) for p in pts))].append(deepest)
-                if angle(vec(r, "anim_sole_n"), [0, 1, 0]) < 10:
+                own = angle(vec(r, "anim_sole_n"), [0, 1, 0])
+                if own < 10:
                     m["tilt"].append(angle(vec(r, "solved_sole_n"), vec(r, "ground_ball_n")))
                     # (a dump without sole_allowed, before 0.14: every row)
                     if r.get("sole_allowed", "1") == "1":
                         m["tiltok"].append(m["tilt"][-1])
+                        # less the animated sole's own angle (a peeling heel)
+                        m["peel"].append(max(0.0, m["tilt"][-1] - own))
             if not float(r["weight"]) > 0:
                 m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
@@ -162,6 +165,7 @@ def measures(rows, still_speed, flat):
         ("swing: a point below the ground, p99 mm", [mm_(m["spen"])], mm),
         ("planted, animated sole flat: sole off normal, p99 deg", [p99(m["tilt"])], deg),
         ("  where the ankle's limit allows it", [p99(m["tiltok"])], deg),
+        ("    beyond the animated sole's own angle", [p99(m["peel"])], deg),
     ]
 
 
