@@ -1803,6 +1803,22 @@ T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
     cr_assert_leq(alone, 4.0f / 60.0f + 1e-3f, "with knee_speed 0: %g a frame", alone);
 }
 
+/* The same push-off with the pelvis held up (max_pelvis_drop 0): the heel
+ * lift holds the knee instead. The foot, planted at full weight on its
+ * toe tip, turns about it so that its knee straightens beyond the
+ * animation's by at most held_knee_speed x dt a frame (6.96 degrees a
+ * frame without the rule, held_knee_speed 0, and before 0.15). */
+T_BACKEND_TEST(foot, a_held_knee_on_its_toes_is_slowed_by_the_heel)
+{
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    o.max_pelvis_drop = 0.0f;
+    float fastest[2];
+    for (int rule = 0; rule < 2; ++rule) fastest[rule] = held_knee_fastest(be, rule, &hf, o, push_off_pose, 30, 1);
+    cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.03f, "without the rule the knee straightens at %g a frame", fastest[0]);
+    cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+}
+
 /* A foot that lets go starts its knee's rate from the knee it was solved
  * with: both feet planted on the uphill plane of
  * no_point_below_a_slope_steeper_than_the_ankle_follows (26 degrees,
