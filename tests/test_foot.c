@@ -1709,8 +1709,17 @@ static float flat8(float x, float z)
  * straightened beyond the animation's knee from frame 10 on (radians a
  * frame). */
 typedef void (*held_pose_fn)(scene *sc, int frame, float dt);
+static float held_knee_fastest_way(cik_backend be, int rule, const cik_heightfield *hf, cik_foot_options o,
+                                   held_pose_fn pose, int frames, int held, float way);
 static float held_knee_fastest(cik_backend be, int rule, const cik_heightfield *hf, cik_foot_options o,
                                held_pose_fn pose, int frames, int held)
+{
+    return held_knee_fastest_way(be, rule, hf, o, pose, frames, held, 1.0f);
+}
+
+/* The same, way -1: the fastest bending beyond the animation's. */
+static float held_knee_fastest_way(cik_backend be, int rule, const cik_heightfield *hf, cik_foot_options o,
+                                   held_pose_fn pose, int frames, int held, float way)
 {
     scene sc = feet_scene(1);
     if (!rule) o.knee_speed = o.held_knee_speed = 0.0f;
@@ -1722,13 +1731,14 @@ static float held_knee_fastest(cik_backend be, int rule, const cik_heightfield *
             if (!(held >> f & 1)) continue;
             if (frame >= 5) cr_assert_eq(sc.s.locked[f], 1.0f, "rule %d frame %d: foot %d not locked", rule, frame, f);
             float dev = knee_bend(sc.s.solved_w[1], f) - knee_bend(sc.s.pose_w[1], f);
-            if (frame >= 10 && last[f] - dev > fastest) fastest = last[f] - dev; /* straightening */
+            if (frame >= 10 && way * (last[f] - dev) > fastest) fastest = way * (last[f] - dev); /* way 1: straightening */
             last[f] = dev;
         }
     }
     cik_foot_crowd_destroy(sc.crowd);
-    cr_log_info("%s, %s: fastest straightening beyond the animation %.2f degrees a frame (held_knee_speed: %.2f)",
-                cik_backend_name(be), rule ? "with the rule" : "without", fastest * 57.2958f,
+    cr_log_info("%s, %s: fastest %s beyond the animation %.2f degrees a frame (held_knee_speed: %.2f)",
+                cik_backend_name(be), rule ? "with the rule" : "without", way > 0.0f ? "straightening" : "bending",
+                fastest * 57.2958f,
                 o.held_knee_speed * o.dt * 57.2958f);
     return fastest;
 }
@@ -1816,6 +1826,40 @@ T_BACKEND_TEST(foot, a_held_knee_on_its_toes_is_slowed_by_the_heel)
     float fastest[2];
     for (int rule = 0; rule < 2; ++rule) fastest[rule] = held_knee_fastest(be, rule, &hf, o, push_off_pose, 30, 1);
     cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.03f, "without the rule the knee straightens at %g a frame", fastest[0]);
+    cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+}
+
+/* foot 0 on its toes (its heel 20 degrees up about its toe tip on the
+ * floor, its knee 35 degrees), foot 1 flat; from frame 10 the animation
+ * sinks 20 mm a frame for three frames, its legs as they were (the ground
+ * holds the feet up) */
+static void sinking_on_toes_pose(scene *sc, int frame, float dt)
+{
+    (void)dt;
+    const float p = 0.3490659f, sink = 0.02f * (float)(frame < 10 ? 0 : (frame - 9 < 3 ? frame - 9 : 3));
+    const float dy0 = -0.86f, ty = dy0 - 0.06f, tz = 0.14f;
+    const float oy = -0.06f * cosf(p) - 0.14f * sinf(p), oz = -0.06f * sinf(p) + 0.14f * cosf(p);
+    set_pelvis(sc, 0, 0.0f, 0.06f + 0.05f - ty - 0.06f - sink, 0.0f);
+    pose_leg_pitched(sc, 0, ty - oy, tz - oz, p);
+    pose_leg(sc, 1, dy0, 0.0f);
+}
+
+/* The other way: a foot on its toes whose knee the ground would bend
+ * faster than the animation's (the animation sinking 20 mm a frame, its
+ * knee still) brings its heel down instead, the knee bending beyond the
+ * animation's by at most held_knee_speed x dt a frame while the heel has
+ * room. Without the rule (held_knee_speed 0, and before 0.15) it bends at
+ * the sinking's pace. */
+T_BACKEND_TEST(foot, a_held_knee_on_its_toes_is_slowed_by_the_heel_coming_down)
+{
+    cik_heightfield hf = ground(flat0);
+    cik_foot_options o = on_backend(be);
+    o.plant_speed = 1.1f; /* the sinking is 1.2 m/s: a run's speeds keep the lock */
+    o.release_speed = 1.6f;
+    float fastest[2];
+    for (int rule = 0; rule < 2; ++rule)
+        fastest[rule] = held_knee_fastest_way(be, rule, &hf, o, sinking_on_toes_pose, 30, 1, -1.0f);
+    cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.03f, "without the rule the knee bends at %g a frame", fastest[0]);
     cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 

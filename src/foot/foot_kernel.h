@@ -638,17 +638,18 @@ CIK_INLINE void knee_lengths(const cik__foot_consts *K, int i, vf *sum, vf *ab2,
     *iab = v_div(v_set1(1.0f), v_max(*ab2, v_set1(K_TINY)));
 }
 
-/* The held knee's rate (held_knee_speed): the least bend it allows foot
- * i's knee this frame (the animation's bend, lim2 its hip-ankle distance
- * squared, plus the last frame's bend off it (pc, ps) less the frame's
- * angle) as the hip-ankle distance squared that gives it, and in *ts the
- * bend's sine (not above 0: straight or beyond, no such distance). */
-CIK_INLINE vf held_least_bend(const cik__foot_job *job, int i, vf lim2, vf pc, vf ps, vf *ts)
+/* The held knee's rate (held_knee_speed): the least (side -1) or most
+ * (side 1) bend it allows foot i's knee this frame (the animation's bend,
+ * lim2 its hip-ankle distance squared, plus the last frame's bend off it
+ * (pc, ps), less or plus the frame's angle) as the hip-ankle distance
+ * squared that gives it, and in *ts the bend's sine (not above 0: straight
+ * or beyond, no such distance). */
+CIK_INLINE vf held_bend(const cik__foot_job *job, int i, vf lim2, vf pc, vf ps, float side, vf *ts)
 {
     vf sum, ab2, iab, ca, sa, nc, ns, tc;
     knee_lengths(job->k, i, &sum, &ab2, &iab);
     bend_of(lim2, sum, iab, &ca, &sa); /* the animation's */
-    angle_add(pc, ps, v_set1(job->hold_c), v_set1(-job->hold_s), &nc, &ns);
+    angle_add(pc, ps, v_set1(job->hold_c), v_set1(side * job->hold_s), &nc, &ns);
     angle_add(ca, sa, nc, ns, &tc, ts);
     return v_fma(ab2, tc, sum);
 }
@@ -788,7 +789,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
                             w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
             held = w_and(held, v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
             if (w_any(held)) {
-                vf ts, da2 = held_least_bend(job, i, lim2, pc, ps, &ts);
+                vf ts, da2 = held_bend(job, i, lim2, pc, ps, -1.0f, &ts);
                 /* short of straight, and only where the target is farther */
                 dmin = v_sel(w_and(w_and(held, v_gt(ts, z)), v_gt(v3_dot(v, v), da2)), drop_to(v, h2, da2), dmin);
             }
@@ -959,11 +960,14 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
          * weight: where its knee would straighten, beyond the animation's,
          * faster than that from the last frame's bend, the heel lifts to
          * hold it (the lift's distance dl is the least allowed bend's; the
-         * soft reach keeps d0). Not on a held heel or ball: the lift hands
-         * the lock to the toe, and those handovers moved the procedural
-         * walk's locks on terrain from 0.43 to 0.57 mm a frame (p99) */
+         * soft reach keeps d0); where it would bend faster (near), the
+         * heel comes down to the most allowed bend's, by at most its
+         * height over its ground less a millimetre. Not on a held heel or
+         * ball: the lift hands the lock to the toe, and those handovers
+         * moved the procedural walk's locks on terrain from 0.43 to 0.57
+         * mm a frame (p99) */
         vf dl = d0;
-        vm farl = far;
+        vm farl = far, near = w_false();
         if (job->hold_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
             vm el = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
@@ -972,13 +976,18 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                                 v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
             if (w_any(el)) {
                 vf lim0 = sld(job, SCRATCH_LIM, i);
-                vf ts, da2 = held_least_bend(job, i, v_mul(lim0, lim0), pc, ps, &ts);
-                el = w_and(el, w_and(v_gt(ts, z), v_lt(da2, v_mul(d0, d0))));
-                dl = v_sel(el, v_sqrt(v_max(da2, z)), d0);
+                vf ts, da2 = held_bend(job, i, v_mul(lim0, lim0), pc, ps, -1.0f, &ts);
+                vm eh = w_and(el, w_and(v_gt(ts, z), v_lt(da2, v_mul(d0, d0))));
+                dl = v_sel(eh, v_sqrt(v_max(da2, z)), d0);
                 farl = v_gt(d2, v_mul(dl, dl));
+                vf tsm, dm2 = held_bend(job, i, v_mul(lim0, lim0), pc, ps, 1.0f, &tsm);
+                near = w_and(w_and(el, w_not(farl)), w_and(v_gt(tsm, z), v_lt(d2, dm2)));
+                dl = v_sel(near, v_sqrt(v_max(dm2, z)), dl);
             }
         }
-        vm lift = w_and(farl, w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact))));
+        vm on_toe = w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact)));
+        vm lift = w_and(w_or(farl, near), on_toe);
+        near = w_and(near, on_toe);
         if (w_any(lift)) {
             v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
             vf r2 = v3_dot(u, u), r = v_sqrt(r2);
@@ -993,9 +1002,28 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             vf ca = v_mul(hu, irho), sa = v_mul(hv, irho);
             vf cphi = v_fma(ca, c2, v_mul(sa, s2)), sphi = v_fnma(ca, s2, v_mul(sa, c2));
             vm cap = v_lt(cphi, v_set1(LIFT_MAX_COS));
-            cphi = v_sel(cap, v_set1(LIFT_MAX_COS), cphi);
-            sphi = v_sel(cap, v_set1(LIFT_MAX_SIN), sphi);
-            lift = w_and(lift, w_and(v_gt(sphi, z), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
+            vf cphl = v_sel(cap, v_set1(LIFT_MAX_COS), cphi);
+            vf sphl = v_sel(cap, v_set1(LIFT_MAX_SIN), sphi);
+            vm okl = w_and(w_not(near), v_gt(sphl, z));
+            vm okd = w_false();
+            if (w_any(near)) {
+                /* down: by at most the heel's height over its ground as
+                 * seen from the toe tip, less a millimetre */
+                vq dfq = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
+                v3 th = v3_sub(q_rotate(dfq, leg_point(K, CIK_FOOT_HEEL, i)), v3_sld(job, SCRATCH_PVX, i));
+                vf lth = v_sqrt(v_max(v3_dot(th, th), v_set1(K_TINY)));
+                vf hh = v_sub(v_sub(v_add(pv.y, th.y), ld(cF, FOOT_CY + CIK_FOOT_HEEL, i)), v_set1(0.1f * job->knee_clear));
+                vf sdn = v_min(v_max(v_div(hh, lth), z), v_set1(LIFT_MAX_SIN));
+                vm capd = v_lt(sphi, v_neg(sdn));
+                vf sphd = v_sel(capd, v_neg(sdn), sphi);
+                vf cphd = v_sel(capd, v_sqrt(v_max(v_fnma(sdn, sdn, one), z)), cphi);
+                okd = w_and(near, v_lt(sphd, z));
+                cphl = v_sel(near, cphd, cphl);
+                sphl = v_sel(near, sphd, sphl);
+            }
+            cphi = cphl;
+            sphi = sphl;
+            lift = w_and(lift, w_and(w_or(okl, okd), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
                                                           v_gt(hv, v_mul(reach, v_set1(1e-4f))))));
             if (w_any(lift)) {
                 v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
