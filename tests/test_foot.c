@@ -1863,6 +1863,46 @@ T_BACKEND_TEST(foot, a_held_knee_on_its_toes_is_slowed_by_the_heel_coming_down)
     cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 
+/* ground 15 cm lower ahead of z = 0.25 (a pit in front of the character;
+ * the grid's samples: 0 up to z = 0.25, -0.15 from z = 0.5) */
+static float pit_ahead(float x, float z)
+{
+    (void)x;
+    return z > 0.25f ? -0.15f : 0.0f;
+}
+
+/* foot 0 still on the floor under its hip, its leg nearly straight (ankle
+ * 0.85 below the hip: knee 25 degrees); foot 1 in the air (35 cm up, never
+ * still: 3 cm back and forth each frame) beside it until frame 10, then 60
+ * cm ahead of its hip, over the pit */
+static void other_foot_over_a_pit_pose(scene *sc, int frame, float dt)
+{
+    (void)dt;
+    const float dy0 = -0.85f;
+    set_pelvis(sc, 0, 0.0f, 0.06f + 0.05f - dy0, 0.0f);
+    pose_leg(sc, 0, dy0, 0.0f);
+    pose_leg(sc, 1, -0.50f, (frame < 10 ? 0.0f : 0.6f) + (frame & 1 ? 0.015f : -0.015f));
+}
+
+/* The pelvis coming down for the other foot: a swing foot over ground 15 cm
+ * below the animation's floor wants the pelvis 15 cm lower (its clearance
+ * with the animation's angles), and the spring brings it down at up to
+ * 1.5 cm a frame, bending the held knee of the standing leg beyond the
+ * animation's (which stands still) at 5.4 degrees a frame without the held
+ * knee's rate (held_knee_speed 0, and before 0.16); with it the pelvis comes
+ * down no faster than keeps that knee bending within held_knee_speed x dt
+ * a frame (it still comes all the way down). The foot stays locked. */
+T_BACKEND_TEST(foot, a_held_knee_bent_by_the_pelvis_for_the_other_foot_is_slowed)
+{
+    cik_heightfield hf = ground(pit_ahead);
+    cik_foot_options o = on_backend(be);
+    float fastest[2];
+    for (int rule = 0; rule < 2; ++rule)
+        fastest[rule] = held_knee_fastest_way(be, rule, &hf, o, other_foot_over_a_pit_pose, 40, 1, -1.0f);
+    cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.015f, "without the rule the knee bends at %g a frame", fastest[0]);
+    cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+}
+
 /* A foot that lets go starts its knee's rate from the knee it was solved
  * with: both feet planted on the uphill plane of
  * no_point_below_a_slope_steeper_than_the_ankle_follows (26 degrees,

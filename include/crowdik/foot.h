@@ -300,7 +300,10 @@ typedef struct cik_foot_options {
      *  planted foot at full weight on its toe tip (held there, or not
      *  held) lifts its heel about it for what the pelvis does not hold,
      *  and lowers it (while it is over its ground) where its knee would
-     *  bend faster than this beyond the animation's.
+     *  bend faster than this beyond the animation's. Every locked foot at
+     *  full weight, on any ground, also keeps the pelvis from coming down
+     *  (for the other foot) faster than lets its knee bend at this rate
+     *  beyond the animation's.
      *  Default 4 (3.8 degrees per frame at 60 Hz): lower than knee_speed,
      *  because a held leg's solve and settling add their own small turns
      *  of the knee to the one this rate allows. Herds (herd.h) do not use

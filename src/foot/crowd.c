@@ -608,6 +608,7 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
 {
     const float *need_f = job->s[SCRATCH_NEED] + (2 * c0 - job->s0);
     const float *dmin_f = job->s[SCRATCH_DMIN] + (2 * c0 - job->s0);
+    const float *dmax_f = job->s[SCRATCH_DMAX] + (2 * c0 - job->s0);
     float *drop_f = job->s[SCRATCH_DROP] + (2 * c0 - job->s0);
     float *state = cr->c[CHAR_STATE] + c0, *vel = cr->c[CHAR_STATEV] + c0, *drop = cr->c[CHAR_DROP] + c0;
     float *drop2 = cr->c[CHAR_DROP2] + c0;
@@ -630,6 +631,21 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
             v = 0.0f;
         } else {
             cik__spring_step(w, e, dt, need, &x, &v);
+            /* a held knee bending faster than held_knee_speed (dmax,
+             * place_a): the pelvis comes down no farther than holds it,
+             * its rate changed by at most hold_accel a frame; then dmin,
+             * which wins where the two feet disagree */
+            {
+                const float M0 = dmax_f[2 * c], M1 = dmax_f[2 * c + 1];
+                float M = M0 < M1 ? M0 : M1;
+                const float capM = 2.0f * d1 - d2 - fa->hold_accel;
+                M = M > capM ? M : capM;
+                if (x > M && isfinite(M)) {
+                    x = M;
+                    const float vx = (x - d1) / dt;
+                    v = v < vx ? v : vx;
+                }
+            }
             /* a held knee on ground above the floor straightening faster
              * than held_knee_speed (dmin, place_a): the pelvis comes down to
              * hold it, its rate changed by at most hold_accel a frame */

@@ -102,6 +102,7 @@ enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
     SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
     SCRATCH_DMIN, /* the least drop that keeps a held knee from straightening faster than held_knee_speed */
+    SCRATCH_DMAX, /* the most drop that keeps a held knee from bending faster than held_knee_speed */
     SCRATCH_LIVE, /* level of detail: 1 where the foot's character is on (job->on set) */
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
     SCRATCH_COUNT = SCRATCH_GH + 12

@@ -782,19 +782,31 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * ahead of the animation's at push-off (pelvis_drop); where the
          * ground falls away the pelvis comes down for the lower foot
          * anyway (docs/foot.md, Since 0.13.0) */
-        vf dmin = v_set1(-1e30f);
+        vf dmin = v_set1(-1e30f), dmax = v_set1(1e30f);
         if (job->hold_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
-            vm held = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
-                            w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
-            held = w_and(held, v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
+            vm held_any = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
+                                w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
+            vm held = w_and(held_any, v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
             if (w_any(held)) {
                 vf ts, da2 = held_bend(job, i, lim2, pc, ps, -1.0f, &ts);
                 /* short of straight, and only where the target is farther */
                 dmin = v_sel(w_and(w_and(held, v_gt(ts, z)), v_gt(v3_dot(v, v), da2)), drop_to(v, h2, da2), dmin);
             }
+            /* any held foot at full weight, on any ground: the most drop
+             * that keeps its knee from bending, beyond the animation's,
+             * faster than held_knee_speed (the pelvis coming down for the
+             * other foot bent it; 12_01's walk on terrain: docs/foot.md,
+             * Since 0.16.0), never less than its own need; none where
+             * the hip cannot come that near */
+            if (w_any(held_any)) {
+                vf ts, dm2 = held_bend(job, i, lim2, pc, ps, 1.0f, &ts);
+                vm b = w_and(w_and(held_any, v_gt(ts, z)), v_lt(h2, dm2));
+                dmax = v_sel(b, v_max(drop_to(v, h2, dm2), need), dmax);
+            }
         }
         sst(job, SCRATCH_DMIN, i, dmin);
+        sst(job, SCRATCH_DMAX, i, dmax);
     }
 }
 
