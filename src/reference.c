@@ -502,7 +502,12 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
 
     float reach = length(c->effector);
     for (int j = 1; j < c->joint_count; ++j) reach += length(c->offset[j]);
-    if (length(sub(c->target, p.P[0])) > reach) res.flags |= CIK_RESULT_UNREACHABLE;
+    const float span = length(sub(c->target, p.P[0]));
+    if (span > reach) res.flags |= CIK_RESULT_UNREACHABLE;
+    /* stop_unreachable: the nearest the effector can come, |T - P0| less
+     * the reach (out of reach only) */
+    const int stop_out = o->stop_unreachable && (res.flags & CIK_RESULT_UNREACHABLE);
+    const float gap = span - reach;
 
     int limb = o->limb == CIK_LIMB_AUTO && limb_shaped(c);
     /* damped least-squares steps on chains of 3 joints or more: on one
@@ -510,7 +515,9 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
      * solve carries rounding noise that the backends do not share */
     int dls = o->dls_damping > 0.0f && c->joint_count >= 3;
     for (int pass = 0; pass < o->max_iterations; ++pass) {
-        if (length(sub(p.E, c->target)) < o->threshold) break;
+        const float err = length(sub(p.E, c->target));
+        if (err < o->threshold) break;
+        if (stop_out && err - gap < o->threshold) break;
         res.iterations = pass + 1;
         if (limb && pass == 0) {
             limb_step(c, &p, o);

@@ -48,6 +48,9 @@ cik_options cik_default_options(void)
      * without a hinge converge within a few passes (docs/solver.md) */
     o.ccd.dls_damping = 0.05f;
     o.ccd.limb = CIK_LIMB_AUTO;
+    /* a target out of reach: no passes after the chain lies straight
+     * toward it (legs with the ankle as effector: docs/solver.md) */
+    o.ccd.stop_unreachable = 1;
     return o;
 }
 
@@ -74,6 +77,7 @@ static cik_status check_options(const cik_options *o)
     if (o->ccd.hinge_aware != 0 && o->ccd.hinge_aware != 1) return CIK_ERROR_OPTIONS;
     if (!(o->ccd.dls_damping >= 0.0f && o->ccd.dls_damping <= 1.0f)) return CIK_ERROR_OPTIONS;
     if (o->ccd.limb != CIK_LIMB_OFF && o->ccd.limb != CIK_LIMB_AUTO) return CIK_ERROR_OPTIONS;
+    if (o->ccd.stop_unreachable != 0 && o->ccd.stop_unreachable != 1) return CIK_ERROR_OPTIONS;
     return CIK_OK;
 }
 
@@ -95,6 +99,7 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     job.hinge_aware = o->ccd.hinge_aware;
     job.dls_damping = o->ccd.dls_damping;
     job.limb = o->ccd.limb;
+    job.stop_unreachable = o->ccd.stop_unreachable;
     return job;
 }
 

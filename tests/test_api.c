@@ -82,7 +82,7 @@ Test(api, backend_names_and_availability)
 /* The solve settings every preset shares (1 mm, 10 passes, the best
  * backend, the default threads, no gain, no weights) and its own CCD
  * tuning. */
-static void expect_preset(cik_options o, int limb, int hinge_aware, float max_step, const char *name)
+static void expect_preset(cik_options o, int limb, int hinge_aware, float max_step, int stop, const char *name)
 {
     cr_assert_eq(o.threshold, 1e-3f, "%s", name);
     cr_assert_eq(o.max_iterations, 10, "%s", name);
@@ -90,6 +90,7 @@ static void expect_preset(cik_options o, int limb, int hinge_aware, float max_st
     cr_assert_eq(o.threads, 0, "%s", name);
     cr_assert_eq(o.ccd.limb, limb, "%s", name);
     cr_assert_eq(o.ccd.hinge_aware, hinge_aware, "%s", name);
+    cr_assert_eq(o.ccd.stop_unreachable, stop, "%s", name);
     cr_assert_eq(o.ccd.max_step, max_step, "%s", name);
     cr_assert_eq(o.ccd.gain, 0.0f, "%s", name);
     for (int j = 0; j < CIK_MAX_JOINTS; ++j) cr_assert_eq(o.ccd.weight[j], 0.0f, "%s", name);
@@ -98,9 +99,9 @@ static void expect_preset(cik_options o, int limb, int hinge_aware, float max_st
 Test(api, default_options)
 {
     /* the best measured convergence settings (docs/solver.md) */
-    expect_preset(cik_default_options(), CIK_LIMB_AUTO, 1, 0.05f, "defaults");
+    expect_preset(cik_default_options(), CIK_LIMB_AUTO, 1, 0.05f, 1, "defaults");
     /* plain CCD: the same solve settings, every convergence option zero */
-    expect_preset(cik_plain_options(), CIK_LIMB_OFF, 0, 0.0f, "plain");
+    expect_preset(cik_plain_options(), CIK_LIMB_OFF, 0, 0.0f, 0, "plain");
 }
 
 Test(api, solve_refuses_unknown_and_unavailable_backends)

@@ -229,6 +229,12 @@ typedef struct cik_ccd_options {
      *  to it. Later passes are plain CCD sweeps. CIK_LIMB_OFF (0): plain
      *  CCD for every chain. */
     int limb;
+    /** 1: a chain whose target is out of its reach (UNREACHABLE) stops
+     *  once its effector is within the threshold of the nearest point it
+     *  can reach (|target - root joint| less the reach): it is straight and
+     *  aimed at the target, and no later pass brings it nearer. 0: it runs
+     *  every pass, as plain CCD does. */
+    int stop_unreachable;
 } cik_ccd_options;
 
 typedef struct cik_options {

@@ -599,7 +599,12 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
     /* reach = sum_{j>=1} |o[j]| + |e| */
     vf reach = v_sqrt(v3_dot(g.eff, g.eff));
     for (int j = 1; j < J; ++j) reach = v_add(reach, v_sqrt(v3_dot(g.off[j], g.off[j])));
-    vm unreachable = v_gt(distance(g.T, g.P[0]), reach);
+    const vf span = distance(g.T, g.P[0]);
+    vm unreachable = v_gt(span, reach);
+    /* stop_unreachable: the nearest the effector can come, |T - P0| less
+     * the reach, on the lanes out of reach */
+    const vm stop_out = job->stop_unreachable ? unreachable : w_false();
+    const vf gap = v_sub(span, reach);
 
     /* Limb mode's lanes: 2 or 3 joints, joint 1 a hinge, joint 0 not; or 4
      * joints, joints 1 and 2 hinges, joint 0 not. */
@@ -636,7 +641,11 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
             flush_passes(&chunk, count);
             if (start_passes) limit = chunk_limit(count, job->max_iterations);
         }
-        active = w_andnot(active, v_lt(distance(g.E, g.T), threshold));
+        {
+            const vf err = distance(g.E, g.T);
+            active = w_andnot(active, v_lt(err, threshold));
+            if (job->stop_unreachable) active = w_andnot(active, w_and(stop_out, v_lt(v_sub(err, gap), threshold)));
+        }
         if (start_passes) active = w_and(active, v_lt(chunk, limit));
         if (!w_any(active)) break;
         if (suspend && pass > 0 && (int64_t)job->max_iterations - most - pass >= REGROUP_MIN_PASSES) {
