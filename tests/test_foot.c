@@ -1476,6 +1476,44 @@ Test(foot, a_foot_held_across_a_step_edge_stays_on_it)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* The sole lies on the ground under its ball: a foot standing flat in the
+ * animation, planted at full weight on level contacts whose normals differ
+ * (the heel's tilted 8 degrees about x, the ball's and the toe's up: a heel
+ * at the foot of a slope) turns its sole onto their average with the ball's
+ * counted twice, where the foot bears its weight (2.0 degrees off up; the
+ * plain average, before 0.16, gave 2.7). */
+Test(foot, a_planted_sole_lies_on_the_ground_under_its_ball)
+{
+    scene sc = feet_scene(1);
+    cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    const float a = 8.0f * PI_F / 180.0f;
+    const cik_vec3 up = t_v3(0, 1, 0), heel_n = t_v3(0, cosf(a), sinf(a));
+    for (int frame = 0; frame < 6; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.1f);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, 0.0f, p == CIK_FOOT_HEEL ? heel_n : up);
+        place_solve_align(&sc, &o);
+    }
+    const float l = sqrtf(heel_n.z * heel_n.z + (heel_n.y + 3.0f) * (heel_n.y + 3.0f));
+    const cik_vec3 want = t_v3(0, (heel_n.y + 3.0f) / l, heel_n.z / l);
+    const float l2 = sqrtf(heel_n.z * heel_n.z + (heel_n.y + 2.0f) * (heel_n.y + 2.0f));
+    const cik_vec3 plain = t_v3(0, (heel_n.y + 2.0f) / l2, heel_n.z / l2);
+    for (int f = 0; f < 2; ++f) {
+        cr_assert_eq(sc.s.locked[f], 1.0f, "foot %d not locked", f);
+        cik_quat fq = {sc.s.foot_qx[f], sc.s.foot_qy[f], sc.s.foot_qz[f], sc.s.foot_qw[f]};
+        cik_vec3 sole = rot(fq, sc.legs[f].sole_normal);
+        float d = sole.x * want.x + sole.y * want.y + sole.z * want.z;
+        float e = sole.x * plain.x + sole.y * plain.y + sole.z * plain.z;
+        float off = acosf(d > 1 ? 1 : d) * 180.0f / PI_F, off_plain = acosf(e > 1 ? 1 : e) * 180.0f / PI_F;
+        cr_assert_lt(off, 0.05f, "foot %d: the sole %.3f degrees off the ball-weighted normal", f, off);
+        cr_assert_gt(off_plain, 0.5f, "foot %d: the sole on the plain average (%.3f degrees)", f, off_plain);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* A pelvis smoothing time far below a frame (a denormal is >= 0, so valid)
  * is no smoothing: the drop the legs need at once, finite. The spring used
  * to take 1 / time, which overflowed to infinity, and the second frame gave

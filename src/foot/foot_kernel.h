@@ -673,11 +673,16 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf w = ld(cF, FOOT_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
         v3 a = v3_ld(cF, FOOT_AAX, i);
-        /* the ground: the points' normals averaged, the heights */
+        /* the ground: the points' normals averaged, the ball's counted
+         * twice (where the foot bears its weight in stance: with the three
+         * alike, on uneven ground the sole lay up to 5 degrees off the
+         * ground under the ball, the 12_01 walk's on terrain 3.25 degrees
+         * p99; docs/foot.md, Since 0.15.0), the heights */
         v3 n = v3_of(z, z, z);
         vf g[3], gmax = v_set1(-1e30f);
         for (int k = 0; k < 3; ++k) {
-            n = v3_add(n, v3_of(ld(cF, FOOT_CNX + k, i), ld(cF, FOOT_CNY + k, i), ld(cF, FOOT_CNZ + k, i)));
+            v3 nk = v3_of(ld(cF, FOOT_CNX + k, i), ld(cF, FOOT_CNY + k, i), ld(cF, FOOT_CNZ + k, i));
+            n = v3_add(n, k == CIK_FOOT_BALL ? v3_add(nk, nk) : nk);
             g[k] = ld(cF, FOOT_CY + k, i);
             gmax = v_max(gmax, g[k]);
         }
