@@ -601,6 +601,25 @@ static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, i
     }
 }
 
+/* A held knee's bound on the pelvis drop x (and its rate v): side 1, the
+ * least drop the two feet ask for, m0 and m1 (dmin: a knee straightening
+ * too fast); side -1, the most (dmax: a knee bending too fast); the
+ * bound's own change of the drop's rate capped at accel a frame (d1, d2:
+ * the last two drops); x moved onto it where it lies beyond, the rate at
+ * least (side 1) or at most (side -1) what that move takes. Products by
+ * side are exact: one comparison serves both ways. */
+static void hold_bound(float side, float m0, float m1, float d1, float d2, float accel, float dt, float *x, float *v)
+{
+    float m = side * m0 > side * m1 ? m0 : m1;
+    const float cap = 2.0f * d1 - d2 + side * accel;
+    m = side * m < side * cap ? m : cap;
+    if (side * m > side * *x && isfinite(m)) {
+        *x = m;
+        const float vx = (m - d1) / dt;
+        *v = side * *v > side * vx ? *v : vx;
+    }
+}
+
 /* Stage 3 between the kernel passes, the block's characters [c0, c1): the
  * larger need of the two feet (the lower foot decides), clamped, followed
  * by the critically damped spring (frame_args). */
@@ -632,32 +651,13 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
         } else {
             cik__spring_step(w, e, dt, need, &x, &v);
             /* a held knee bending faster than held_knee_speed (dmax,
-             * place_a): the pelvis comes down no farther than holds it,
-             * its rate changed by at most hold_accel a frame; then dmin,
-             * which wins where the two feet disagree */
-            {
-                const float M0 = dmax_f[2 * c], M1 = dmax_f[2 * c + 1];
-                float M = M0 < M1 ? M0 : M1;
-                const float capM = 2.0f * d1 - d2 - fa->hold_accel;
-                M = M > capM ? M : capM;
-                if (x > M && isfinite(M)) {
-                    x = M;
-                    const float vx = (x - d1) / dt;
-                    v = v < vx ? v : vx;
-                }
-            }
-            /* a held knee on ground above the floor straightening faster
-             * than held_knee_speed (dmin, place_a): the pelvis comes down to
-             * hold it, its rate changed by at most hold_accel a frame */
-            const float m0 = dmin_f[2 * c], m1 = dmin_f[2 * c + 1];
-            float m = m0 > m1 ? m0 : m1;
-            const float cap = 2.0f * d1 - d2 + fa->hold_accel;
-            m = m < cap ? m : cap;
-            if (m > x && isfinite(m)) {
-                x = m;
-                const float vx = (x - d1) / dt;
-                v = v > vx ? v : vx;
-            }
+             * place_a): the pelvis comes down no farther than holds it;
+             * then one on ground above the floor straightening faster
+             * (dmin): the pelvis comes down to hold it, and wins where the
+             * two feet disagree; each changes the drop's rate by at most
+             * hold_accel a frame */
+            hold_bound(-1.0f, dmax_f[2 * c], dmax_f[2 * c + 1], d1, d2, fa->hold_accel, dt, &x, &v);
+            hold_bound(1.0f, dmin_f[2 * c], dmin_f[2 * c + 1], d1, d2, fa->hold_accel, dt, &x, &v);
         }
         x = x < 0.0f ? 0.0f : (x > fa->max_drop ? fa->max_drop : x);
         drop2[c] = fresh || !isfinite(d1) ? x : d1; /* a fresh start: as if standing */

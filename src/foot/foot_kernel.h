@@ -638,20 +638,25 @@ CIK_INLINE void knee_lengths(const cik__foot_consts *K, int i, vf *sum, vf *ab2,
     *iab = v_div(v_set1(1.0f), v_max(*ab2, v_set1(K_TINY)));
 }
 
-/* The held knee's rate (held_knee_speed): the least (side -1) or most
- * (side 1) bend it allows foot i's knee this frame (the animation's bend,
- * lim2 its hip-ankle distance squared, plus the last frame's bend off it
- * (pc, ps), less or plus the frame's angle) as the hip-ankle distance
- * squared that gives it, and in *ts the bend's sine (not above 0: straight
- * or beyond, no such distance). */
-CIK_INLINE vf held_bend(const cik__foot_job *job, int i, vf lim2, vf pc, vf ps, float side, vf *ts)
+/* The held knee's rate (held_knee_speed): the least and the most bend it
+ * allows foot i's knee this frame (the animation's bend, lim2 its hip-ankle
+ * distance squared, plus the last frame's bend off it (pc, ps), less and
+ * plus the frame's angle) as the hip-ankle distances squared that give
+ * them, *least2 and *most2, and in *least_s and *most_s the bends' sines
+ * (not above 0: straight or beyond, no such distance). The leg's lengths
+ * and the animation's bend are worked out once for both. */
+CIK_INLINE void held_bends(const cik__foot_job *job, int i, vf lim2, vf pc, vf ps, vf *least2, vf *least_s, vf *most2,
+                           vf *most_s)
 {
     vf sum, ab2, iab, ca, sa, nc, ns, tc;
     knee_lengths(job->k, i, &sum, &ab2, &iab);
     bend_of(lim2, sum, iab, &ca, &sa); /* the animation's */
-    angle_add(pc, ps, v_set1(job->hold_c), v_set1(side * job->hold_s), &nc, &ns);
-    angle_add(ca, sa, nc, ns, &tc, ts);
-    return v_fma(ab2, tc, sum);
+    angle_add(pc, ps, v_set1(job->hold_c), v_set1(-job->hold_s), &nc, &ns);
+    angle_add(ca, sa, nc, ns, &tc, least_s);
+    *least2 = v_fma(ab2, tc, sum);
+    angle_add(pc, ps, v_set1(job->hold_c), v_set1(job->hold_s), &nc, &ns);
+    angle_add(ca, sa, nc, ns, &tc, most_s);
+    *most2 = v_fma(ab2, tc, sum);
 }
 
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
@@ -793,20 +798,18 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
             vm held_any = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
                                 w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
             vm held = w_and(held_any, v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
-            if (w_any(held)) {
-                vf ts, da2 = held_bend(job, i, lim2, pc, ps, -1.0f, &ts);
-                /* short of straight, and only where the target is farther */
-                dmin = v_sel(w_and(w_and(held, v_gt(ts, z)), v_gt(v3_dot(v, v), da2)), drop_to(v, h2, da2), dmin);
-            }
-            /* any held foot at full weight, on any ground: the most drop
-             * that keeps its knee from bending, beyond the animation's,
-             * faster than held_knee_speed (the pelvis coming down for the
-             * other foot bent it; 12_01's walk on terrain: docs/foot.md,
-             * Since 0.16.0), never less than its own need; none where
-             * the hip cannot come that near */
             if (w_any(held_any)) {
-                vf ts, dm2 = held_bend(job, i, lim2, pc, ps, 1.0f, &ts);
-                vm b = w_and(w_and(held_any, v_gt(ts, z)), v_lt(h2, dm2));
+                vf ls, da2, ms, dm2;
+                held_bends(job, i, lim2, pc, ps, &da2, &ls, &dm2, &ms);
+                /* short of straight, and only where the target is farther */
+                dmin = v_sel(w_and(w_and(held, v_gt(ls, z)), v_gt(v3_dot(v, v), da2)), drop_to(v, h2, da2), dmin);
+                /* any held foot at full weight, on any ground: the most
+                 * drop that keeps its knee from bending, beyond the
+                 * animation's, faster than held_knee_speed (the pelvis
+                 * coming down for the other foot bent it; 12_01's walk on
+                 * terrain: docs/foot.md, Since 0.15.0), never less than its
+                 * own need; none where the hip cannot come that near */
+                vm b = w_and(w_and(held_any, v_gt(ms, z)), v_lt(h2, dm2));
                 dmax = v_sel(b, v_max(drop_to(v, h2, dm2), need), dmax);
             }
         }
@@ -993,11 +996,11 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                                 v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
             if (w_any(el)) {
                 vf lim0 = sld(job, SCRATCH_LIM, i);
-                vf ts, da2 = held_bend(job, i, v_mul(lim0, lim0), pc, ps, -1.0f, &ts);
+                vf ts, da2, tsm, dm2;
+                held_bends(job, i, v_mul(lim0, lim0), pc, ps, &da2, &ts, &dm2, &tsm);
                 vm eh = w_and(el, w_and(v_gt(ts, z), v_lt(da2, v_mul(d0, d0))));
                 dl = v_sel(eh, v_sqrt(v_max(da2, z)), d0);
                 farl = v_gt(d2, v_mul(dl, dl));
-                vf tsm, dm2 = held_bend(job, i, v_mul(lim0, lim0), pc, ps, 1.0f, &tsm);
                 near = w_and(w_and(el, w_not(farl)), w_and(v_gt(tsm, z), v_lt(d2, dm2)));
                 dl = v_sel(near, v_sqrt(v_max(dm2, z)), dl);
             }

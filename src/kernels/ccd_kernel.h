@@ -603,7 +603,6 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
     vm unreachable = v_gt(span, reach);
     /* stop_unreachable: the nearest the effector can come, |T - P0| less
      * the reach, on the lanes out of reach */
-    const vm stop_out = job->stop_unreachable ? unreachable : w_false();
     const vf gap = v_sub(span, reach);
 
     /* Limb mode's lanes: 2 or 3 joints, joint 1 a hinge, joint 0 not; or 4
@@ -644,7 +643,7 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         {
             const vf err = distance(g.E, g.T);
             active = w_andnot(active, v_lt(err, threshold));
-            if (job->stop_unreachable) active = w_andnot(active, w_and(stop_out, v_lt(v_sub(err, gap), threshold)));
+            if (job->stop_unreachable) active = w_andnot(active, w_and(unreachable, v_lt(v_sub(err, gap), threshold)));
         }
         if (start_passes) active = w_and(active, v_lt(chunk, limit));
         if (!w_any(active)) break;
