@@ -1941,6 +1941,69 @@ T_BACKEND_TEST(foot, a_held_knee_bent_by_the_pelvis_for_the_other_foot_is_slowed
     cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 
+/* ground 8 cm lower behind z = -0.1 (the grid's samples: 0 from z = 0,
+ * -0.08 up to z = -0.125) */
+static float pit_behind(float x, float z)
+{
+    (void)x;
+    return z < -0.1f ? -0.08f : 0.0f;
+}
+
+/* A swing foot takes the pelvis drop back as it lands: foot 1 stands (weight
+ * 1) 30 cm behind its hip on ground 8 cm below the animation's floor, so the
+ * pelvis comes down about 8 cm; foot 0 (weight 0) comes down to its floor
+ * ahead of its hip at 2 cm a frame from 40 cm up, with the animation's knee
+ * bend (pose_leg keeps it nearly constant: the hip does the lowering). With
+ * the animation's angles kept all the way (swing_lift 0: 0.10's rule, and
+ * what 0.16 did on a floor that the ground does not lift) the foot met the
+ * floor 8 cm before the animation's and stopped there, its knee bending by
+ * the animation's speed in the frames left (over 5 degrees a frame); with
+ * the drop given back over the last DROP_BACK_SPAN drops of the way, the
+ * knee's bend moves off the animation's by at most 2.5 degrees a frame,
+ * the leg keeps the animation's angles while the foot is more than four
+ * drops up, and the foot comes down onto the ground. */
+T_BACKEND_TEST(foot, a_landing_swing_foot_takes_the_pelvis_drop_into_its_knee_smoothly)
+{
+    cik_heightfield hf = ground(pit_behind);
+    float fastest[2], high_dev[2], landed[2];
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_foot_options o = weights_on(be);
+        if (!rule) o.swing_lift = 0.0f;
+        float last = 0.0f, drop = 0.0f;
+        fastest[rule] = high_dev[rule] = 0.0f;
+        for (int frame = 0; frame < 60; ++frame) {
+            const float h = frame < 40 ? 0.40f : fmaxf(0.0f, 0.40f - 0.02f * (float)(frame - 39));
+            stand(&sc, 0, 0.0f, 0.0f, 0.1f, -0.3f);
+            pose_leg(&sc, 0, STAND_DY + h, 0.1f);
+            sc.s.weight[0] = 0.0f;
+            sc.s.weight[1] = 1.0f;
+            cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+            float dev = knee_bend(sc.s.solved_w[1], 0) - knee_bend(sc.s.pose_w[1], 0);
+            if (frame == 39) {
+                drop = sc.s.pelvis_drop[0];
+                cr_assert_gt(drop, 0.07f, "the pelvis came down %g for the standing foot", drop);
+            }
+            if (frame >= 40) {
+                fastest[rule] = fmaxf(fastest[rule], fabsf(dev - last));
+                if (h > 4.0f * drop) high_dev[rule] = fmaxf(high_dev[rule], fabsf(dev));
+                cr_log_info("rule %d frame %d: foot %.3f up, the knee %.2f degrees off the animation's (%+.2f)", rule,
+                            frame, h, dev * 57.2958f, (dev - last) * 57.2958f);
+            }
+            last = dev;
+        }
+        float lowest = 1e9f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) lowest = fminf(lowest, sc.s.point_y[p][0]);
+        landed[rule] = lowest;
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    const float deg = PI_F / 180.0f;
+    cr_assert_gt(fastest[0], 5.0f * deg, "without it the knee bends %g degrees in a frame", fastest[0] / deg);
+    cr_assert_leq(fastest[1], 2.5f * deg, "with it by at most %g degrees a frame", fastest[1] / deg);
+    cr_assert_lt(high_dev[1], 1e-3f, "higher up the leg keeps its animation (%g off)", high_dev[1]);
+    cr_assert_lt(fabsf(landed[1]), 2e-3f, "the foot lands on the ground: lowest point at %g", landed[1]);
+}
+
 /* A foot that lets go starts its knee's rate from the knee it was solved
  * with: both feet planted on the uphill plane of
  * no_point_below_a_slope_steeper_than_the_ankle_follows (26 degrees,

@@ -273,8 +273,11 @@ typedef struct cik_foot_options {
      *  the animation comes down on its floor), 0 lifts a swing foot only
      *  where the ground would be above it (crowdik 0.10's rule: the foot
      *  stopped against the ground and its knee bent at once). Lower ground
-     *  lowers the pelvis instead (max_pelvis_drop). Default 1. Herds
-     *  (herd.h) do not use it. */
+     *  lowers the pelvis instead (max_pelvis_drop). It scales as well the
+     *  pelvis drop a swing foot takes back over the last four drops of its
+     *  way down to its floor (since 0.17: the knee takes the drop in over
+     *  the end of the swing instead of in the frames the ground stops the
+     *  foot). Default 1. Herds (herd.h) do not use it. */
     float swing_lift;
     /** A planted foot whose heel and toe are both within this height of
      *  the animation's floor (`floor_y`; >= 0, metres; 0: off) is not

@@ -289,12 +289,18 @@ void measures_add(demo_measures *m, const foot_row *r)
         add(&m->s[S_SWING_KNEE], fabsf(sk - ak));
         add(&m->s[S_SWING_PEN], deepest);
         /* nothing holds the foot up (its lowest point SWING_CLEAR over its
-         * ground) and no ground under it is above the animation's floor
-         * (which lifts a swing foot by its rise, swing_lift): what moved
-         * the leg off its animation is the pipeline's own, not the
-         * ground's or the pelvis drop's */
+         * ground), no ground under it is above the animation's floor
+         * (which lifts a swing foot by its rise, swing_lift) and the
+         * animated foot is more than twice the pelvis drop above its floor
+         * (lowered by the drop with the animation's angles, it would be
+         * more than the drop again above it: it is not landing, so it
+         * need not yet take the drop into its knee): what moved the leg
+         * off its animation is the pipeline's own, not the ground's or
+         * the pelvis drop's */
         float ground_max = fmaxf(fmaxf(r->ground_y[0], r->ground_y[1]), r->ground_y[2]);
-        if (lowest > SWING_CLEAR && ground_max <= r->floor_y + SWING_CLEAR) {
+        float anim_low = fminf(fminf(r->anim[RP_HEEL].y, r->anim[RP_BALL].y), r->anim[RP_TOE].y);
+        if (lowest > SWING_CLEAR && ground_max <= r->floor_y + SWING_CLEAR &&
+            anim_low - r->floor_y > 2.0f * r->pelvis_drop) {
             add(&m->s[S_FREE_HIP], hip);
             add(&m->s[S_FREE_KNEE], fabsf(sk - ak));
         }

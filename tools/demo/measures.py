@@ -98,11 +98,16 @@ def measures(rows, still_speed, flat):
                 m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
                 m["sknee"].append(abs(bend(r, "solved") - bend(r, "anim")))
-                # nothing holds it up and no ground under it is above the
-                # animation's floor (swing_lift): the change is the pipeline's own
-                # (a dump without floor_y, before 0.11: no rise)
-                rise = max(float(r[f"ground_{p}_y"]) for p in POINTS) - float(r.get("floor_y", "inf"))
-                if min(gap) > CLEAR and rise <= CLEAR:
+                # nothing holds it up, no ground under it is above the
+                # animation's floor (swing_lift) and the animated foot is more
+                # than twice the pelvis drop above its floor (not landing, so
+                # not yet taking the drop into its knee): the change is the
+                # pipeline's own (a dump without floor_y, before 0.11: no rise)
+                floor = float(r.get("floor_y", "inf"))
+                rise = max(float(r[f"ground_{p}_y"]) for p in POINTS) - floor
+                anim_low = min(float(r[f"anim_{p}_y"]) for p in POINTS) - floor
+                if min(gap) > CLEAR and rise <= CLEAR and not (
+                        math.isfinite(floor) and anim_low <= 2.0 * float(r["pelvis_drop"])):
                     m["fhip"].append(m["shin"][-1])
                     m["fknee"].append(m["sknee"][-1])
                 m["spen"].append(deepest)
