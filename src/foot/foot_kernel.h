@@ -1017,12 +1017,12 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                                 v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
             if (w_any(el)) {
                 vf lim0 = sld(job, SCRATCH_LIM, i);
-                vf ts, da2, tsm, dm2;
-                held_bends(job, i, v_mul(lim0, lim0), pc, ps, &da2, &ts, &dm2, &tsm);
-                vm eh = w_and(el, w_and(v_gt(ts, z), v_lt(da2, v_mul(d0, d0))));
+                vf ls, da2, ms, dm2; /* as in place_a (ts is the swing target here) */
+                held_bends(job, i, v_mul(lim0, lim0), pc, ps, &da2, &ls, &dm2, &ms);
+                vm eh = w_and(el, w_and(v_gt(ls, z), v_lt(da2, v_mul(d0, d0))));
                 dl = v_sel(eh, v_sqrt(v_max(da2, z)), d0);
                 farl = v_gt(d2, v_mul(dl, dl));
-                near = w_and(w_and(el, w_not(farl)), w_and(v_gt(tsm, z), v_lt(d2, dm2)));
+                near = w_and(w_and(el, w_not(farl)), w_and(v_gt(ms, z), v_lt(d2, dm2)));
                 dl = v_sel(near, v_sqrt(v_max(dm2, z)), dl);
             }
         }
