@@ -325,6 +325,12 @@ int main(void)
             s.contact_ny[p][f] = n.y;
             s.contact_nz[p][f] = n.z;
         }
+    /* and one more ray per foot, at the swing foot's look-ahead point
+     * (swing_lookahead: it rises before a step up); the height is enough */
+    for (int f = 0; st == CIK_OK && f < s.foot_count; ++f) {
+        cik_vec3 n;
+        raycast_down(s.probe_ahead_x[f], s.probe_ahead_z[f], &s.contact_ahead_y[f], &n);
+    }
     if (st == CIK_OK) st = cik_foot_crowd_place(crowd, &staged); /* targets, pelvis drop, start poses */
     if (st == CIK_OK) st = cik_foot_crowd_solve(crowd, &staged); /* one cik_solve over every leg */
     if (st == CIK_OK) st = cik_foot_crowd_align(crowd, &staged); /* soles onto the ground */

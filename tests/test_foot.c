@@ -754,7 +754,7 @@ Test(foot, refused_stage_changes_nothing)
     cik_backend absent = (cik_backend)(CIK_BACKEND_COUNT + 3); /* never built */
     for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be)
         if (!cik_backend_available((cik_backend)be)) absent = (cik_backend)be; /* NEON on x86 */
-    enum { CASES = 42 };
+    enum { CASES = 45 };
     for (int bad = 0; bad < CASES; ++bad) {
         cik_foot_options o = cik_foot_default_options();
         o.solver.threads = 1; /* a setting unlike the default, so a kept one shows */
@@ -801,6 +801,9 @@ Test(foot, refused_stage_changes_nothing)
         case 38: o.skate_height = NAN; break;
         case 39: o.held_knee_speed = -1.0f; break;
         case 40: o.held_knee_speed = NAN; break;
+        case 41: o.swing_lookahead = -0.1f; break;
+        case 42: o.swing_lookahead = NAN; break;
+        case 43: o.swing_lookahead = 1e38f, o.dt = 1e-3f; break; /* in frames it overflows */
         default: o.units_per_metre = 1e38f, o.max_pelvis_drop = 10.0f; break; /* the scaled drop overflows */
         }
         for (int stage = 0; stage < 8; ++stage) {
@@ -2002,6 +2005,66 @@ T_BACKEND_TEST(foot, a_landing_swing_foot_takes_the_pelvis_drop_into_its_knee_sm
     cr_assert_leq(fastest[1], 2.5f * deg, "with it by at most %g degrees a frame", fastest[1] / deg);
     cr_assert_lt(high_dev[1], 1e-3f, "higher up the leg keeps its animation (%g off)", high_dev[1]);
     cr_assert_lt(fabsf(landed[1]), 2e-3f, "the foot lands on the ground: lowest point at %g", landed[1]);
+}
+
+/* a step 10 cm up at z = 0.3 (the caller's exact ground) */
+static float step_up_at_30(float z) { return z > 0.3f ? 0.10f : 0.0f; }
+
+/* swing_lookahead: a swing foot (caller's weight 0) 3 cm over its floor
+ * moves forward 3 cm a frame toward a step 10 cm up, the other foot
+ * standing; the caller's raycasts give the exact ground under every probe
+ * and the look-ahead point. Without the look-ahead (0, and before 0.18)
+ * the foot rises in the frame its toe crosses the edge (swing_lift keeps
+ * the animation's clearance over the step) and its knee bends by over 8
+ * degrees in that frame; with it the foot starts rising frames earlier and
+ * the knee's bend off the animation's changes by at most knee_speed x dt a
+ * frame. In both the foot never goes below the ground, and with the
+ * look-ahead it is already over the step's height when its toe gets
+ * there. */
+T_BACKEND_TEST(foot, a_swing_foot_rises_before_a_step_up)
+{
+    const float deg = PI_F / 180.0f;
+    float fastest[2], deepest[2], at_edge[2];
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_foot_options o = weights_on(be);
+        o.max_pelvis_drop = 0.0f;
+        if (!rule) o.swing_lookahead = 0.0f;
+        float last = 0.0f;
+        fastest[rule] = deepest[rule] = 0.0f;
+        at_edge[rule] = -1.0f;
+        for (int frame = 0; frame < 21; ++frame) {
+            const float dz = -0.2f + 0.03f * (float)frame;
+            stand(&sc, 0, 0.0f, 0.0f, 0.0f, 0.0f);
+            pose_leg(&sc, 0, STAND_DY + 0.03f, dz);
+            sc.s.weight[0] = 0.0f;
+            sc.s.weight[1] = 1.0f;
+            cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+            for (int f = 0; f < 2; ++f) {
+                for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, step_up_at_30(sc.s.probe_z[p][f]), t_v3(0, 1, 0));
+                sc.s.contact_ahead_y[f] = step_up_at_30(sc.s.probe_ahead_z[f]);
+            }
+            place_solve_align(&sc, &o);
+            float dev = knee_bend(sc.s.solved_w[1], 0) - knee_bend(sc.s.pose_w[1], 0);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                deepest[rule] = fmaxf(deepest[rule], step_up_at_30(sc.s.point_z[p][0]) - sc.s.point_y[p][0]);
+            float toe_z = sc.s.anim_ankle_z[0] + sc.legs[0].point[CIK_FOOT_TOE].z;
+            if (at_edge[rule] < 0.0f && toe_z > 0.3f) {
+                at_edge[rule] = sc.s.point_y[CIK_FOOT_TOE][0];
+                for (int p = 0; p < CIK_FOOT_POINTS; ++p) at_edge[rule] = fminf(at_edge[rule], sc.s.point_y[p][0]);
+            }
+            if (frame > 0) fastest[rule] = fmaxf(fastest[rule], fabsf(dev - last));
+            cr_log_info("rule %d frame %d: ankle %.2f ahead, the knee %.2f degrees off the animation's (%+.2f)", rule,
+                        frame, dz, dev / deg, (dev - last) / deg);
+            last = dev;
+        }
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    cr_assert_gt(fastest[0], 8.0f * deg, "without it the knee bends %g degrees in a frame", fastest[0] / deg);
+    cr_assert_leq(fastest[1], 5.0f / 60.0f + 1e-3f, "with it by at most %g degrees a frame", fastest[1] / deg);
+    for (int rule = 0; rule < 2; ++rule)
+        cr_assert_lt(deepest[rule], 1e-3f, "rule %d: a point %g below the ground", rule, deepest[rule]);
+    cr_assert_gt(at_edge[1], 0.10f, "over the step's height when the toe gets there (lowest point %g)", at_edge[1]);
 }
 
 /* A foot that lets go starts its knee's rate from the knee it was solved

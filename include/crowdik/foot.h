@@ -312,6 +312,19 @@ typedef struct cik_foot_options {
      *  of the knee to the one this rate allows. Herds (herd.h) do not use
      *  it. */
     float held_knee_speed;
+    /** How far ahead a swing foot looks for the ground it will come over,
+     *  in seconds of its toe's motion in the last frame (>= 0; 0: off).
+     *  The probe adds a fourth point, `probe_ahead_*`, that far along the
+     *  animated toe's way (a foot not planted and not held; a planted or
+     *  cold one looks under its toe), and the ground there counts in
+     *  swing_lift's rise: a swing foot coming to a step up rises before it
+     *  gets there, at knee_speed, instead of in the frame its toe crosses
+     *  the edge (crowdik 0.17: the knee bent by up to 25 degrees in that
+     *  frame). The ground stage samples the fourth point only when this
+     *  and swing_lift are above 0; a caller with its own raycasts fills
+     *  `contact_ahead_y` (or leaves it at -FLT_MAX, as the crowd is made:
+     *  no ground ahead). Default 0.1. Herds (herd.h) do not use it. */
+    float swing_lookahead;
 } cik_foot_options;
 
 /** Start poses (deprecated, see cik_foot_options.start): all three start
@@ -326,7 +339,7 @@ typedef struct cik_foot_options {
  *  animation (plant 0.6, release 0.9 m/s, at least 0.05 s, easing 0.05 in
  *  and 0.12 s out, lift speed 0.5 m/s), locking on (radius 0.12, unlock
  *  0.2 s), limit tolerance 0.05 rad, knee speed 5 rad/s, swing lift 1,
- *  skate height 0.02, held knee speed 4 rad/s. */
+ *  skate height 0.02, held knee speed 4 rad/s, swing look-ahead 0.1 s. */
 CIK_API cik_foot_options cik_foot_default_options(void);
 
 /** A crowd of characters, each a pelvis and two legs, with its batch. */
@@ -424,6 +437,12 @@ typedef struct cik_foot_streams {
      * caller: its raycasts) */
     float *contact_y[CIK_FOOT_POINTS], *contact_nx[CIK_FOOT_POINTS], *contact_ny[CIK_FOOT_POINTS],
         *contact_nz[CIK_FOOT_POINTS];
+    /* out of probe, f: the swing foot's look-ahead point (swing_lookahead:
+     * its toe moved on by its last frame's motion; under the toe where
+     * the foot is planted); in to place, f: the ground's height there
+     * (-FLT_MAX: none known, as the crowd is made) */
+    float *probe_ahead_x, *probe_ahead_z;
+    float *contact_ahead_y;
     /* out of place, c: how far the pelvis was lowered (>= 0) */
     float *pelvis_drop;
     /* out of place, f: the ankle target the legs are solved for */

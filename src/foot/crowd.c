@@ -2,6 +2,7 @@
 #include "crowdik/foot.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@ cik_foot_options cik_foot_default_options(void)
     o.swing_lift = 1.0f;
     o.skate_height = 0.02f;
     o.held_knee_speed = 4.0f;
+    o.swing_lookahead = 0.1f;
     return o;
 }
 
@@ -114,6 +116,7 @@ cik_status cik__foot_check_options(const cik_foot_options *o)
     if (!nonneg(o->knee_speed) || !isfinite(o->knee_speed * o->dt)) return CIK_ERROR_OPTIONS;
     if (!nonneg(o->held_knee_speed) || !isfinite(o->held_knee_speed * o->dt)) return CIK_ERROR_OPTIONS;
     if (!(o->swing_lift >= 0.0f) || !(o->swing_lift <= 1.0f)) return CIK_ERROR_OPTIONS;
+    if (!nonneg(o->swing_lookahead) || !isfinite(o->swing_lookahead / o->dt)) return CIK_ERROR_OPTIONS;
     if (!nonneg(o->skate_height) || !isfinite(o->skate_height * o->units_per_metre)) return CIK_ERROR_OPTIONS;
     /* the scale and the lengths it scales finite */
     const float u = o->units_per_metre;
@@ -234,7 +237,7 @@ static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP};
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT};
     for (int f = f0; f < f1; ++f) {
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
         cr->f[FOOT_BTIME][f] = 1e30f;
@@ -339,7 +342,8 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     for (int f = 0; f < cr->feet; ++f) {
         cr->f[FOOT_POSE + 9][f] = cr->f[FOOT_POSE + 10][f] = cr->f[FOOT_POSE + 11][f] = 1.0f;
         cr->f[FOOT_WEIGHT][f] = 1.0f;
-        for (int p = 0; p < CIK_FOOT_POINTS; ++p) cr->f[FOOT_CNY + p][f] = 1.0f;
+        for (int p = 0; p < FOOT_PROBES; ++p) cr->f[FOOT_CNY + p][f] = 1.0f;
+        cr->f[FOOT_CY + FOOT_AHEAD][f] = -FLT_MAX; /* no ground ahead known */
         cr->f[FOOT_FQW][f] = cr->f[FOOT_AFW][f] = cr->f[FOOT_DFW][f] = 1.0f;
     }
     forget(cr);
@@ -437,6 +441,9 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
         o->point_y[p] = cr->f[FOOT_PTY + p];
         o->point_z[p] = cr->f[FOOT_PTZ + p];
     }
+    o->probe_ahead_x = cr->f[FOOT_PROBEX + FOOT_AHEAD];
+    o->probe_ahead_z = cr->f[FOOT_PROBEZ + FOOT_AHEAD];
+    o->contact_ahead_y = cr->f[FOOT_CY + FOOT_AHEAD];
     o->pelvis_drop = cr->c[CHAR_DROP];
     o->target_x = cr->f[FOOT_TX];
     o->target_y = cr->f[FOOT_TY];
@@ -585,6 +592,7 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->hold_s = sinf(hk);
     j->knee_clear = 0.01f * u;
     j->swing_lift = opt->swing_lift;
+    j->ahead = opt->swing_lift > 0.0f && opt->swing_lookahead > 0.0f ? opt->swing_lookahead / dt : 0.0f;
     j->skate = opt->skate_height * u;
     return a;
 }
@@ -889,7 +897,7 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
     if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, job, b, e);
     if (stages & DO_PROBE) RUN(k, probe, job, f0, f1);
     if (stages & DO_GROUND)
-        for (job->point = 0; job->point < CIK_FOOT_POINTS; ++job->point) {
+        for (job->point = 0; job->point < (job->ahead > 0.0f ? FOOT_PROBES : CIK_FOOT_POINTS); ++job->point) {
             RUN(k, ground_cells, job, f0, f1);
             cik__foot_ground_gather(job, hf, f0, f1);
             RUN(k, ground, job, f0, f1);

@@ -35,15 +35,22 @@ enum { CHAR_PX, CHAR_PY, CHAR_PZ, CHAR_QX, CHAR_QY, CHAR_QZ, CHAR_QW, CHAR_FLOOR
        CHAR_COUNT };
 
 /* Per-foot float streams: the public ones, then internal ones. Per-point
- * streams are three in a row (heel, ball, toe). */
+ * streams are three in a row (heel, ball, toe), the probes' four (the
+ * swing foot's look-ahead point after them). */
+#define FOOT_AHEAD CIK_FOOT_POINTS
+#define FOOT_PROBES (CIK_FOOT_POINTS + 1)
 enum {
     FOOT_POSE = 0, /* 12: x[3] y[3] z[3] w[3] */
     FOOT_WEIGHT = 12,
     FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT,
     FOOT_AAX, FOOT_AAY, FOOT_AAZ,
-    FOOT_PROBEX, FOOT_PROBEZ = FOOT_PROBEX + 3,
-    FOOT_CY = FOOT_PROBEZ + 3, FOOT_CNX = FOOT_CY + 3, FOOT_CNY = FOOT_CNX + 3, FOOT_CNZ = FOOT_CNY + 3,
-    FOOT_TX = FOOT_CNZ + 3, FOOT_TY, FOOT_TZ,
+    /* the probes and the ground under them: four in a row, heel, ball,
+     * toe and the look-ahead point (FOOT_AHEAD; its ground's normal is
+     * computed and not used) */
+    FOOT_PROBEX, FOOT_PROBEZ = FOOT_PROBEX + FOOT_PROBES,
+    FOOT_CY = FOOT_PROBEZ + FOOT_PROBES, FOOT_CNX = FOOT_CY + FOOT_PROBES, FOOT_CNY = FOOT_CNX + FOOT_PROBES,
+    FOOT_CNZ = FOOT_CNY + FOOT_PROBES,
+    FOOT_TX = FOOT_CNZ + FOOT_PROBES, FOOT_TY, FOOT_TZ,
     FOOT_AX, FOOT_AY, FOOT_AZ,
     FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
     FOOT_PTX, FOOT_PTY = FOOT_PTX + 3, FOOT_PTZ = FOOT_PTY + 3, /* solved points */
@@ -78,6 +85,15 @@ enum {
     /* 1: the last align turned a held foot within the ankle's limit so
      * that its pivot left its place (the lock cannot hold it) */
     FOOT_SLIP,
+    /* from the probe to place: how much the animation's floor rises by the
+     * time the foot is at its look-ahead point (its rise in the last frame
+     * times the frames ahead) */
+    FOOT_AHRISE,
+    /* from the probe to place: 1 / the frames the look-ahead point is
+     * ahead (1 where it is not ahead); carried: the lift that the ground
+     * ahead added in the last frame (it grows by that share of its goal a
+     * frame) */
+    FOOT_AHINV, FOOT_AHLIFT,
     FOOT_COUNT
 };
 
@@ -188,6 +204,7 @@ typedef struct cik__foot_job {
     int hold_on;
     float hold_below; /* a held foot on ground above the floor, or at most this far below it: its knee's rate bounds the drop */
     float swing_lift; /* cik_foot_options.swing_lift */
+    float ahead; /* swing_lookahead in frames (0: off, also with swing_lift 0) */
     float skate; /* skate_height in the crowd's units (0: off) */
     /* ground: the grid (origin, spacing, last cell a point may start an
      * interior sample in) and 1 / (2 spacing) */

@@ -128,6 +128,7 @@ typedef struct demo_options {
     float knee_speed;  /* --knee-speed (rad/s), negative = the default */
     float held_knee_speed; /* --held-knee-speed (rad/s), negative = the default */
     float swing_lift;  /* --swing-lift (0 to 1), negative = the default */
+    float swing_lookahead; /* --swing-lookahead (seconds), negative = the default */
     float skate_height; /* --skate-height (m), negative = the default */
     int creature;      /* --creature: creature_kind (support/creatures.h), 0 the biped crowd */
     int loop;          /* --loop: LOOP_* */

@@ -86,6 +86,9 @@ static const char *usage =
     "                   lifts a swing foot, 0 to 1 (default 1: the animation's\n"
     "                   clearance over higher ground; 0: only where the ground\n"
     "                   would be above the foot)\n"
+    "  --swing-lookahead T  how far ahead (seconds of the toe's motion) a swing\n"
+    "                   foot looks for the ground it comes over (default 0.1;\n"
+    "                   0 off)\n"
     "  --skate-height H a planted foot whose heel and toe stay within H m of the\n"
     "                   animation's floor is not released by its speed (default\n"
     "                   0.02; 0 off: a skating foot lets go)\n"
@@ -179,6 +182,7 @@ static int parse_option(const char *a, const char *v, demo_options *o)
     else if (!strcmp(a, "--knee-speed")) return nonneg_value(v, &o->knee_speed);
     else if (!strcmp(a, "--held-knee-speed")) return nonneg_value(v, &o->held_knee_speed);
     else if (!strcmp(a, "--swing-lift")) return nonneg_value(v, &o->swing_lift) || o->swing_lift > 1.0f;
+    else if (!strcmp(a, "--swing-lookahead")) return nonneg_value(v, &o->swing_lookahead);
     else if (!strcmp(a, "--skate-height")) return nonneg_value(v, &o->skate_height);
     else if (!strcmp(a, "--legs")) o->legs_spec = v;
     else if (!strcmp(a, "--bvh-scale")) {
@@ -202,7 +206,7 @@ static int parse_args(int argc, char **argv, demo_options *o)
     static const char *with_value[] = {"--characters", "--frames", "--threads", "--backend", "--seed", "--out",
                                        "--png", "--view", "--bvh", "--bvh-scale", "--legs", "--start",
                                        "--dump", "--terrain", "--ground", "--contacts", "--plant-speed",
-                                       "--lift-speed", "--knee-speed", "--held-knee-speed", "--swing-lift", "--skate-height", "--creature",
+                                       "--lift-speed", "--knee-speed", "--held-knee-speed", "--swing-lift", "--swing-lookahead", "--skate-height", "--creature",
                                        "--loop"};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -346,6 +350,7 @@ int main(int argc, char **argv)
     o.knee_speed = -1.0f;
     o.held_knee_speed = -1.0f;
     o.swing_lift = -1.0f;
+    o.swing_lookahead = -1.0f;
     o.skate_height = -1.0f;
     int pr = parse_args(argc, argv, &o);
     if (pr) return pr == 1 ? 0 : EXIT_USAGE;

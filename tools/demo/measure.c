@@ -17,6 +17,9 @@
 #define DEG (180.0f / SM_PI_F)
 /* a swing foot whose lowest point is this far over its ground is clear of it (m) */
 #define SWING_CLEAR 0.002f
+/* frames the swing measure looks ahead for ground that lifts the foot:
+ * the pipeline's swing_lookahead, 0.1 s (its default) at the demo's 60 Hz */
+#define SWING_AHEAD 6
 
 /* ---------------------------------------------------------------- rows */
 
@@ -149,6 +152,12 @@ struct demo_measures {
      * movement animated and solved (NaN on the first frame), knee bends */
     unsigned char *slow, *planted;
     float *anim_slide, *solved_slide, *anim_knee, *solved_knee;
+    /* per frame and foot: the highest ground under the foot over the
+     * animation's floor (NaN: no row), and the swing rows' hip and knee
+     * off the animation where nothing in that frame forces a change (NaN:
+     * not such a row); measures_report leaves out those with ground over
+     * the floor in the next SWING_AHEAD frames */
+    float *rise, *free_hip, *free_knee;
     long pops, pop_frames, planted_frames;
 };
 
@@ -165,6 +174,9 @@ void measures_free(demo_measures *m)
     free(m->solved_slide);
     free(m->anim_knee);
     free(m->solved_knee);
+    free(m->rise);
+    free(m->free_hip);
+    free(m->free_knee);
     free(m);
 }
 
@@ -187,10 +199,14 @@ demo_measures *measures_create(int frames, int characters, int run)
     ok &= (m->solved_slide = malloc(sizeof(float) * n)) != NULL;
     ok &= (m->anim_knee = malloc(sizeof(float) * n)) != NULL;
     ok &= (m->solved_knee = malloc(sizeof(float) * n)) != NULL;
+    ok &= (m->rise = malloc(sizeof(float) * n)) != NULL;
+    ok &= (m->free_hip = malloc(sizeof(float) * n)) != NULL;
+    ok &= (m->free_knee = malloc(sizeof(float) * n)) != NULL;
     if (!ok) {
         measures_free(m);
         return NULL;
     }
+    for (size_t i = 0; i < n; ++i) m->rise[i] = m->free_hip[i] = m->free_knee[i] = NAN;
     return m;
 }
 
@@ -262,6 +278,7 @@ void measures_add(demo_measures *m, const foot_row *r)
     m->anim_knee[i] = ak;
     m->solved_knee[i] = sk;
     m->planted[i] = r->planted > 0.5f;
+    m->rise[i] = fmaxf(fmaxf(r->ground_y[0], r->ground_y[1]), r->ground_y[2]) - r->floor_y;
     m->anim_slide[i] = m->solved_slide[i] = NAN;
     if (p->has) add_motion(m, r, p, i, ak, sk);
     float deepest, lowest;
@@ -297,12 +314,10 @@ void measures_add(demo_measures *m, const foot_row *r)
          * need not yet take the drop into its knee): what moved the leg
          * off its animation is the pipeline's own, not the ground's or
          * the pelvis drop's */
-        float ground_max = fmaxf(fmaxf(r->ground_y[0], r->ground_y[1]), r->ground_y[2]);
         float anim_low = fminf(fminf(r->anim[RP_HEEL].y, r->anim[RP_BALL].y), r->anim[RP_TOE].y);
-        if (lowest > SWING_CLEAR && ground_max <= r->floor_y + SWING_CLEAR &&
-            anim_low - r->floor_y > 2.0f * r->pelvis_drop) {
-            add(&m->s[S_FREE_HIP], hip);
-            add(&m->s[S_FREE_KNEE], fabsf(sk - ak));
+        if (lowest > SWING_CLEAR && m->rise[i] <= SWING_CLEAR && anim_low - r->floor_y > 2.0f * r->pelvis_drop) {
+            m->free_hip[i] = hip;
+            m->free_knee[i] = fabsf(sk - ak);
         }
     }
     if (r->side == 0) {
@@ -367,6 +382,26 @@ static still_figures still_frames(const demo_measures *m, samples *as, samples *
     return sf;
 }
 
+/* The swing rows clear of the ground where nothing forces a change in
+ * their frame (measures_add) and no ground the foot comes over in the
+ * next SWING_AHEAD frames is above the animation's floor (the look-ahead
+ * lifts a swing foot before a step up, swing_lookahead): the pipeline's
+ * own change to the swing leg, into S_FREE_HIP and S_FREE_KNEE. */
+static void free_swing(demo_measures *m)
+{
+    for (int f = 0; f < m->feet; ++f)
+        for (int fr = 0; fr < m->frames; ++fr) {
+            size_t i = (size_t)fr * (size_t)m->feet + (size_t)f;
+            if (isnan(m->free_hip[i])) continue;
+            int forced = 0;
+            for (int k = 1; k <= SWING_AHEAD && fr + k < m->frames; ++k)
+                forced |= m->rise[i + (size_t)k * (size_t)m->feet] > SWING_CLEAR;
+            if (forced) continue;
+            add(&m->s[S_FREE_HIP], m->free_hip[i]);
+            add(&m->s[S_FREE_KNEE], m->free_knee[i]);
+        }
+}
+
 /* One line of the table: the measure, its value (already formatted; "-"
  * when it has no samples), the target; columns two spaces apart at least,
  * none inside a column. */
@@ -387,6 +422,8 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
         return;
     }
     still_figures sf = still_frames(m, &as, &ss);
+    m->s[S_FREE_HIP].n = m->s[S_FREE_KNEE].n = 0;
+    free_swing(m);
     double still = sf.still ? (double)sf.still : 1.0;
     out("\nmeasures: %ld foot-frames, %ld planted (%zu near a step edge, %zu on a slope, %zu elsewhere), %ld still "
         "(heel or toe slower than %.1f m/s for 4+ frames)\n",

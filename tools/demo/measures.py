@@ -27,6 +27,14 @@ POINTS = ("heel", "ball", "toe")
 HZ = 60
 # a swing foot whose lowest point is this far over its ground is clear of it
 CLEAR = 0.002
+# frames the swing measure looks ahead for ground that lifts the foot (the
+# pipeline's swing_lookahead, 0.1 s, at 60 Hz)
+SWING_AHEAD = 6
+
+
+def rise(r):
+    """The highest ground under the solved foot over the animation's floor."""
+    return max(float(r[f"ground_{p}_y"]) for p in POINTS) - float(r.get("floor_y", "inf"))
 
 
 def vec(r, name):
@@ -99,14 +107,17 @@ def measures(rows, still_speed, flat):
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
                 m["sknee"].append(abs(bend(r, "solved") - bend(r, "anim")))
                 # nothing holds it up, no ground under it is above the
-                # animation's floor (swing_lift) and the animated foot is more
-                # than twice the pelvis drop above its floor (not landing, so
-                # not yet taking the drop into its knee): the change is the
-                # pipeline's own (a dump without floor_y, before 0.11: no rise)
+                # animation's floor (swing_lift), in this frame or the next
+                # SWING_AHEAD (swing_lookahead lifts it before a step up),
+                # and the animated foot is more than twice the pelvis drop
+                # above its floor (not landing, so not yet taking the drop
+                # into its knee): the change is the pipeline's own (a dump
+                # without floor_y, before 0.11: no rise)
                 floor = float(r.get("floor_y", "inf"))
-                rise = max(float(r[f"ground_{p}_y"]) for p in POINTS) - floor
                 anim_low = min(float(r[f"anim_{p}_y"]) for p in POINTS) - floor
-                if min(gap) > CLEAR and rise <= CLEAR and not (
+                ahead = [q for q in rs[i:i + SWING_AHEAD + 1]
+                         if int(q["frame"]) - int(r["frame"]) <= SWING_AHEAD]
+                if min(gap) > CLEAR and all(rise(q) <= CLEAR for q in ahead) and not (
                         math.isfinite(floor) and anim_low <= 2.0 * float(r["pelvis_drop"])):
                     m["fhip"].append(m["shin"][-1])
                     m["fknee"].append(m["sknee"][-1])

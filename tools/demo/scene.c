@@ -288,9 +288,12 @@ static void record_frame(demo_scene *sc, const cik_foot_streams *s, int fr)
 }
 
 /* --ground exact: the ground under every probe from the terrain's exact
- * shape, as an engine's raycasts would give it. */
-static void ground_exact(const cik_foot_streams *s)
+ * shape, as an engine's raycasts would give it (the look-ahead point's
+ * where the options use it). */
+static void ground_exact(const cik_foot_streams *s, const cik_foot_options *fo)
 {
+    if (fo->swing_lookahead > 0.0f && fo->swing_lift > 0.0f)
+        for (int f = 0; f < s->foot_count; ++f) s->contact_ahead_y[f] = terrain(s->probe_ahead_x[f], s->probe_ahead_z[f]);
     for (int f = 0; f < s->foot_count; ++f)
         for (int k = 0; k < CIK_FOOT_POINTS; ++k) {
             float x = s->probe_x[k][f], z = s->probe_z[k][f];
@@ -309,7 +312,7 @@ static cik_status run_stages(demo_scene *sc, const cik_foot_options *fo, const c
     cik_status st = cik_foot_crowd_probe_dt(sc->crowd, fo, DEMO_DT);
     t[1] = demo_now();
     if (st == CIK_OK && sc->opt->exact)
-        ground_exact(s);
+        ground_exact(s, fo);
     else if (st == CIK_OK)
         st = cik_foot_crowd_ground_heightfield(sc->crowd, &sc->hf, fo);
     t[2] = demo_now();
@@ -340,6 +343,7 @@ static cik_foot_options foot_options(const demo_scene *sc)
     if (o->knee_speed >= 0) fo.knee_speed = o->knee_speed;
     if (o->held_knee_speed >= 0) fo.held_knee_speed = o->held_knee_speed;
     if (o->swing_lift >= 0) fo.swing_lift = o->swing_lift;
+    if (o->swing_lookahead >= 0) fo.swing_lookahead = o->swing_lookahead;
     if (o->skate_height >= 0) fo.skate_height = o->skate_height;
     if (o->plant_speed > 0) {
         /* released at 1.5 times the plant speed, the defaults' ratio */
