@@ -315,8 +315,9 @@ typedef struct cik_foot_options {
     /** How far ahead a swing foot looks for the ground it will come over,
      *  in seconds of its toe's motion in the last frame (>= 0; 0: off).
      *  The probe adds a fourth point, `probe_ahead_*`, that far along the
-     *  animated toe's way (a foot not planted and not held; a planted or
-     *  cold one looks under its toe), and the ground there counts in
+     *  animated toe's way (no farther than where the foot, coming down at
+     *  its speed, meets the floor, and at most 0.4 of the leg's reach; a
+     *  planted, held or cold foot looks under its toe), and the ground there counts in
      *  swing_lift's rise: a swing foot coming to a step up rises before it
      *  gets there, at knee_speed, instead of in the frame its toe crosses
      *  the edge (crowdik 0.17: the knee bent by up to 25 degrees in that

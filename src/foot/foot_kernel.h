@@ -264,12 +264,15 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
          * foot-frames on a rising floor did not plant) */
         const vf floor = sld(job, SCRATCH_EFLOOR, i), floor_rise = v_sub(floor, ld(cF, FOOT_PREVF, i));
         v3 P[3], d;
-        vf moved2 = never, rise = never;
+        vf moved2 = never, rise = never, land = never;
         for (int k = 0; k < 3; ++k) {
             P[k] = v3_add(a, q_rotate(w2, leg_point(K, k, i)));
             const vf over = v_sub(P[k].y, floor);
             d = v3_sub(v3_of(P[k].x, over, P[k].z), v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
             rise = v_min(rise, d.y); /* the least any point rose over the floor */
+            /* the frames until the first point coming down reaches the
+             * floor at this frame's speed (the look-ahead's horizon) */
+            land = v_min(land, v_sel(v_lt(d.y, z), v_div(v_max(over, z), v_sub(z, d.y)), never));
             d.y = v_add(d.y, floor_rise);
             moved2 = v_min(moved2, v3_dot(d, d));
             pstore(job, F[FOOT_PREVX + k], i, P[k].x);
@@ -533,12 +536,15 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         if (job->ahead > 0.0f) {
             /* the swing foot's look-ahead point (swing_lookahead): the
              * toe's probe moved on by the toe's motion in the last frame
-             * (d, the last point's) times the frames ahead, by at most
-             * AHEAD_REACH of the leg's reach; under the toe where the foot
+             * (d, the last point's) times the frames ahead or, where
+             * fewer, the frames until the foot lands (land: a foot landing
+             * before a step up was held up by it and dropped onto its
+             * ground as it planted), by at most AHEAD_REACH of the leg's
+             * reach; under the toe where the foot
              * is held or planted, cold or its motion not finite. With it
              * the floor's rise by then (FOOT_AHRISE), which place takes
              * off the ground ahead: on a hill the floor comes up too */
-            vf n = v_set1(job->ahead);
+            vf n = v_min(v_set1(job->ahead), land);
             vf dl = v_sqrt(v_fma(d.x, d.x, v_mul(d.z, d.z)));
             vf cap = v_mul(kld(K, LEG_REACH, i), v_set1(AHEAD_REACH));
             n = v_sel(v_gt(v_mul(dl, n), cap), v_div(cap, v_max(dl, v_set1(K_TINY))), n);
