@@ -929,8 +929,12 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, 
         vf dn = v_min(v_sqrt(v_max(v_fma(ab2, tc, sum), z)), lmax);
         vf dc = v_sqrt(v_max(d2, v_set1(K_TINY)));
         /* by at most KNEE_SHIFT of the reach: a foot that lets go for a
-         * frame and plants again is not flicked toward its hip */
-        vf cap = v_mul(kld(K, LEG_REACH, i), v_set1(KNEE_SHIFT));
+         * frame and plants again is not flicked toward its hip; twice
+         * that on a swing foot (weight 0), which the lift and the drop
+         * given back can raise by more than that in a frame (a run's foot
+         * coming down fast over ground above its floor) */
+        vf cap = v_mul(kld(K, LEG_REACH, i),
+                       v_sel(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_set1(KNEE_SHIFT), v_set1(2.0f * KNEE_SHIFT)));
         dn = v_max(v_min(dn, v_add(dc, cap)), v_sub(dc, cap));
         v3 tn = v3_add(hip, v3_scale(v, v_div(dn, dc)));
         /* a lengthened leg puts the foot lower and farther out: only where
