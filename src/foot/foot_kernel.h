@@ -227,7 +227,9 @@ CIK_INLINE v3 leg_pick(const cik__foot_consts *K, vf pv, int i)
  * its leg's reach (the run/leap on the terrain: 21 legs solved straight,
  * their feet through the ground); at 0.25 the step-edge lifts came later
  * (knee pops 6.49 / 6.02 / 1.80 / 5.33 per 1000 on the terrain, walk /
- * 12_01 / jog / run-leap, against 6.40 / 5.79 / 1.68 / 5.23 at 0.4). */
+ * 12_01 / jog / run-leap, against 6.40 / 5.79 / 1.68 / 5.23 at 0.4, both
+ * measured with the lift ahead taken at once, before its growth over the
+ * frames ahead and the landing horizon). */
 #define AHEAD_REACH 0.4f
 
 /* Stage 1: forward kinematics of the animation (the animated ankle, foot
