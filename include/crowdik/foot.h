@@ -260,9 +260,10 @@ typedef struct cik_foot_options {
      *  knee eases back to the animation's bend instead of snapping to it.
      *  A longer leg is taken only where the foot stays 1 cm above its
      *  resting height, and the target moves by at most 8 percent of the
-     *  reach (16 on a swing foot at weight 0, since 0.18). Default 5 (4.8 degrees per frame at 60 Hz: a swing leg that
-     *  the terrain bent far from the animation is back on it sooner, and
-     *  no frame turns the knee by 5 degrees beyond the animation's).
+     *  reach (16 on a swing foot at weight 0, since 0.18). Default 5 (4.8
+     *  degrees per frame at 60 Hz: a swing leg that the terrain bent far
+     *  from the animation is back on it sooner, and no frame turns the
+     *  knee by 5 degrees beyond the animation's).
      *  Locked feet have their own rate, held_knee_speed. Herds (herd.h)
      *  do not use it. */
     float knee_speed;
@@ -317,14 +318,15 @@ typedef struct cik_foot_options {
      *  The probe adds a fourth point, `probe_ahead_*`, that far along the
      *  animated toe's way (no farther than where the foot, coming down at
      *  its speed, meets the floor, and at most 0.4 of the leg's reach; a
-     *  planted, held or cold foot looks under its toe), and the ground there counts in
-     *  swing_lift's rise: a swing foot coming to a step up rises before it
-     *  gets there, at knee_speed, instead of in the frame its toe crosses
-     *  the edge (crowdik 0.17: the knee bent by up to 25 degrees in that
-     *  frame). The ground stage samples the fourth point only when this
-     *  and swing_lift are above 0; a caller with its own raycasts fills
-     *  `contact_ahead_y` (or leaves it at -FLT_MAX, as the crowd is made:
-     *  no ground ahead). Default 0.1. Herds (herd.h) do not use it. */
+     *  planted, held or cold foot looks under its toe), and the ground
+     *  there counts in swing_lift's rise: a swing foot coming to a step up
+     *  rises over the frames before it gets there, at most at knee_speed,
+     *  instead of in the frame its toe crosses the edge (crowdik 0.17: the
+     *  knee bent by up to 38 degrees in that frame). The ground stage
+     *  samples the fourth point only when this and swing_lift are above 0;
+     *  a caller with its own raycasts fills `contact_ahead_y` (or leaves it
+     *  at -FLT_MAX, as the crowd is made: no ground ahead). Default 0.1.
+     *  Herds (herd.h) do not use it. */
     float swing_lookahead;
 } cik_foot_options;
 

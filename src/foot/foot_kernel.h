@@ -274,7 +274,8 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             rise = v_min(rise, d.y); /* the least any point rose over the floor */
             /* the frames until the first point coming down reaches the
              * floor at this frame's speed (the look-ahead's horizon) */
-            land = v_min(land, v_sel(v_lt(d.y, z), v_div(v_max(over, z), v_sub(z, d.y)), never));
+            if (job->ahead > 0.0f)
+                land = v_min(land, v_sel(v_lt(d.y, z), v_div(v_max(over, z), v_sub(z, d.y)), never));
             d.y = v_add(d.y, floor_rise);
             moved2 = v_min(moved2, v3_dot(d, d));
             pstore(job, F[FOOT_PREVX + k], i, P[k].x);
