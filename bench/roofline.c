@@ -4,11 +4,15 @@
  * nothing else worth counting, so that `--toggle-collect` on the function
  * of interest gives its instructions per leg (or per character) exactly.
  *
- *   crowdik_roofline legs BACKEND MODE CHAINS REPS
- *       MODE: "default" (cik_default_options: limb mode, one pass) or
- *       "plain" (every convergence option zero, 10 passes). Before each
- *       solve the start pose is restored from a copy (cik_batch_streams),
- *       as crowdik_bench does; only cik_solve is the work.
+ *   crowdik_roofline WORKLOAD BACKEND MODE CHAINS REPS
+ *       WORKLOAD: legs, spine, tail (the benchmark's) or hard (6-joint
+ *       random chains with far targets and folded starts: support/
+ *       workloads.h). MODE: "default" (cik_default_options: on legs limb
+ *       mode, one pass), "last" (the defaults with ccd.keep_best 0: each
+ *       chain ends on its last pose) or "plain" (every convergence option
+ *       zero, 10 passes). Before each solve the start pose is restored
+ *       from a copy (cik_batch_streams), as crowdik_bench does; only
+ *       cik_solve is the work.
  *   crowdik_roofline foot BACKEND CHARACTERS FRAMES
  *       the walking crowd of bench/foot_scene.h, FRAMES frames after 8
  *       settling ones, stage by stage (cik_foot_crowd_probe, _ground_
@@ -57,28 +61,44 @@ static int backend_by_name(const char *name, cik_backend *out)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: crowdik_roofline legs BACKEND default|plain CHAINS REPS\n"
+    fprintf(stderr, "usage: crowdik_roofline legs|spine|tail|hard BACKEND default|last|plain CHAINS REPS\n"
                     "       crowdik_roofline foot BACKEND CHARACTERS FRAMES\n"
                     "       crowdik_roofline peak SECONDS\n"
                     "       crowdik_roofline bandwidth BYTES SECONDS\n");
 }
 
-static int run_legs(cik_backend backend, const char *mode, int chains, int reps)
+static int run_chains(const char *workload, cik_backend backend, const char *mode, int chains, int reps)
 {
-    int plain = strcmp(mode, "plain") == 0;
-    if (!plain && strcmp(mode, "default") != 0) {
+    int plain = strcmp(mode, "plain") == 0, last = strcmp(mode, "last") == 0;
+    if (!plain && !last && strcmp(mode, "default") != 0) {
+        usage();
+        return 2;
+    }
+    wl_kind kind;
+    int joints = 0;
+    if (strcmp(workload, "legs") == 0)
+        kind = WL_LEGS;
+    else if (strcmp(workload, "spine") == 0)
+        kind = WL_SPINE;
+    else if (strcmp(workload, "tail") == 0)
+        kind = WL_TAIL;
+    else if (strcmp(workload, "hard") == 0) {
+        kind = WL_RANDOM_HARD;
+        joints = 6;
+    } else {
         usage();
         return 2;
     }
     /* as crowdik_bench: threshold 1 mm, at most 10 passes, one thread */
     cik_options o = plain ? cik_plain_options() : cik_default_options();
+    if (last) o.ccd.keep_best = 0;
     o.max_iterations = 10;
     o.threshold = 1e-3f;
     o.threads = 1;
     o.backend = backend;
     cik_batch *b = NULL;
-    if (cik_batch_create(chains, wl_joint_count(WL_LEGS, 0), &b) != CIK_OK || wl_fill(b, WL_LEGS, 1, 0) != CIK_OK) {
-        fprintf(stderr, "crowdik_roofline: cannot build the legs batch\n");
+    if (cik_batch_create(chains, wl_joint_count(kind, joints), &b) != CIK_OK || wl_fill(b, kind, 1, 0) != CIK_OK) {
+        fprintf(stderr, "crowdik_roofline: cannot build the %s batch\n", workload);
         cik_batch_destroy(b);
         return 1;
     }
@@ -105,9 +125,9 @@ static int run_legs(cik_backend backend, const char *mode, int chains, int reps)
     }
     wl_stats ws;
     wl_collect(b, &ws, scratch);
-    printf("legs %s %s: %d chains x %d solves = %d leg solves, mean passes %.3f, converged %d\n",
-           cik_backend_name(backend == CIK_BACKEND_AUTO ? cik_backend_best() : backend), mode, chains, reps,
-           chains * reps, ws.mean_passes, ws.converged);
+    printf("%s %s %s: %d chains x %d solves = %d chain solves, mean passes %.3f, converged %d, error p50 %.4g p99 %.4g\n",
+           workload, cik_backend_name(backend == CIK_BACKEND_AUTO ? cik_backend_best() : backend), mode, chains,
+           reps, chains * reps, ws.mean_passes, ws.converged, (double)ws.error_p50, (double)ws.error_p99);
     free(scratch);
     free(start);
     cik_batch_destroy(b);
@@ -264,7 +284,7 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
-    if (strcmp(argv[1], "legs") == 0 && argc == 6) return run_legs(backend, argv[3], atoi(argv[4]), atoi(argv[5]));
+    if (strcmp(argv[1], "foot") != 0 && argc == 6) return run_chains(argv[1], backend, argv[3], atoi(argv[4]), atoi(argv[5]));
     if (strcmp(argv[1], "foot") == 0 && argc == 5) return run_foot(backend, atoi(argv[3]), atoi(argv[4]));
     usage();
     return 2;

@@ -138,6 +138,7 @@ typedef struct cik__kernel_job {
     float dls_damping;      /* 0 = no damped least-squares steps */
     int limb;
     int stop_unreachable;   /* an out-of-reach chain stops as near as it gets */
+    int keep_best;          /* a chain ends on its best pose of the passes */
 } cik__kernel_job;
 
 /* The reference solver: chains [begin, end) one at a time, SPEC step by step. */

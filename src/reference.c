@@ -12,6 +12,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef cik_vec3 vec3;
 typedef cik_quat quat;
@@ -514,8 +515,16 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
      * and two joints the step has little to spread and its nearly singular
      * solve carries rounding noise that the backends do not share */
     int dls = o->dls_damping > 0.0f && c->joint_count >= 3;
+    /* keep_best: the pose with the least error at any pass boundary (the
+     * start, after each pass), the earliest of equals */
+    cik_quat best[CIK_MAX_JOINTS];
+    float best_err = INFINITY;
     for (int pass = 0; pass < o->max_iterations; ++pass) {
         const float err = length(sub(p.E, c->target));
+        if (o->keep_best && err < best_err) {
+            best_err = err;
+            memcpy(best, c->rotation, sizeof(cik_quat) * (size_t)c->joint_count);
+        }
         if (err < o->threshold) break;
         if (stop_out && err - gap < o->threshold) break;
         res.iterations = pass + 1;
@@ -540,6 +549,12 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
             unstick(c, &p);
     }
     res.error = length(sub(p.E, c->target));
+    if (o->keep_best && best_err < res.error) {
+        /* the last pose is worse than an earlier one: that one (a
+         * converged chain's last pose is its best) */
+        memcpy(c->rotation, best, sizeof(cik_quat) * (size_t)c->joint_count);
+        res.error = best_err;
+    }
     if (res.error < o->threshold) res.flags |= CIK_RESULT_CONVERGED;
     return res;
 }

@@ -51,6 +51,9 @@ cik_options cik_default_options(void)
     /* a target out of reach: no passes after the chain lies straight
      * toward it (legs with the ankle as effector: docs/solver.md) */
     o.ccd.stop_unreachable = 1;
+    /* a chain never ends farther from its target than at its best pass
+     * (docs/solver.md) */
+    o.ccd.keep_best = 1;
     return o;
 }
 
@@ -78,6 +81,7 @@ static cik_status check_options(const cik_options *o)
     if (!(o->ccd.dls_damping >= 0.0f && o->ccd.dls_damping <= 1.0f)) return CIK_ERROR_OPTIONS;
     if (o->ccd.limb != CIK_LIMB_OFF && o->ccd.limb != CIK_LIMB_AUTO) return CIK_ERROR_OPTIONS;
     if (o->ccd.stop_unreachable != 0 && o->ccd.stop_unreachable != 1) return CIK_ERROR_OPTIONS;
+    if (o->ccd.keep_best != 0 && o->ccd.keep_best != 1) return CIK_ERROR_OPTIONS;
     return CIK_OK;
 }
 
@@ -100,6 +104,7 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     job.dls_damping = o->ccd.dls_damping;
     job.limb = o->ccd.limb;
     job.stop_unreachable = o->ccd.stop_unreachable;
+    job.keep_best = o->ccd.keep_best;
     return job;
 }
 

@@ -84,6 +84,8 @@ Test(api, backend_names_and_availability)
  * tuning. */
 static void expect_preset(cik_options o, int limb, int hinge_aware, float max_step, int stop, const char *name)
 {
+    /* keep_best goes with stop_unreachable: on in the defaults, off in plain CCD */
+    cr_assert_eq(o.ccd.keep_best, stop, "%s", name);
     cr_assert_eq(o.threshold, 1e-3f, "%s", name);
     cr_assert_eq(o.max_iterations, 10, "%s", name);
     cr_assert_eq(o.backend, CIK_BACKEND_AUTO, "%s", name);

@@ -121,3 +121,77 @@ T_BACKEND_TEST(convergence, creature_legs_within_three_passes)
         cik_batch_destroy(b);
     }
 }
+
+/* ccd.keep_best: on chains where limited, capped or damped steps can take
+ * a chain farther from its target than an earlier pass left it (the hard
+ * random chains, random chains with limits; 6 joints and fewer are
+ * regrouped, 8 are not), with the defaults and with plain CCD plus
+ * keep_best, on every backend and on two threads: each chain's result is,
+ * bit for bit, its best pass boundary of the same solve without it (the
+ * least error of the solves stopped after 0, 1, ..., 10 passes, which take
+ * the same steps), the rotations those of the full solve where no earlier
+ * pass is better, else of the earliest solve with that error, the
+ * pass count the full solve's, converged exactly when that error is under
+ * the threshold. */
+T_BACKEND_TEST(convergence, keep_best_ends_on_the_best_pass)
+{
+    enum { N = 2000, P = 10 };
+    const struct {
+        wl_kind kind;
+        int joints;
+    } w[] = {{WL_RANDOM_HARD, 6}, {WL_RANDOM, 4}, {WL_RANDOM, 8}, {WL_RANDOM_HARD, 3}};
+    for (int plain = 0; plain <= 1; ++plain)
+        for (size_t t = 0; t < sizeof w / sizeof w[0]; ++t) {
+            const int J = wl_joint_count(w[t].kind, w[t].joints);
+            const uint64_t seed = 91 + (uint64_t)t;
+            cik_options o = plain ? t_plain_options(be, 2) : t_options(be, 2);
+            /* bk[k]: stopped after k passes, without keep_best */
+            cik_batch *bk[P + 1];
+            const float *e[P + 1];
+            o.ccd.keep_best = 0;
+            for (int k = 0; k <= P; ++k) {
+                bk[k] = t_workload_batch(w[t].kind, seed, N, J);
+                o.max_iterations = k;
+                cr_assert_eq(cik_solve(bk[k], &o), CIK_OK);
+                cik_streams s;
+                cr_assert_eq(cik_batch_streams(bk[k], &s), CIK_OK);
+                e[k] = s.result_error;
+            }
+            cik_batch *kb = t_workload_batch(w[t].kind, seed, N, J);
+            o.ccd.keep_best = 1;
+            cr_assert_eq(cik_solve(kb, &o), CIK_OK);
+            int improved = 0;
+            double sum_last = 0.0, sum_best = 0.0;
+            for (int i = 0; i < N; ++i) {
+                int at = 0;
+                for (int k = 1; k <= P; ++k)
+                    if (e[k][i] < e[at][i]) at = k;
+                if (e[P][i] == e[at][i]) at = P; /* the last pose where no earlier one is better */
+                const float best = e[at][i];
+                cik_result r, rl;
+                cik_chain c0, c1;
+                cr_assert_eq(cik_batch_result(kb, i, &r), CIK_OK);
+                cr_assert_eq(cik_batch_result(bk[P], i, &rl), CIK_OK);
+                cr_assert(r.error == best, "%s %s J=%d chain %d: error %.9g, best pass %d %.9g",
+                          cik_backend_name(be), wl_name(w[t].kind), J, i, (double)r.error, at, (double)best);
+                cr_assert_eq(r.iterations, rl.iterations);
+                cr_assert_eq((r.flags & CIK_RESULT_CONVERGED) != 0, best < o.threshold);
+                cr_assert_eq(r.flags & CIK_RESULT_UNREACHABLE, rl.flags & CIK_RESULT_UNREACHABLE);
+                cr_assert_eq(cik_batch_get_chain(bk[at], i, &c0), CIK_OK);
+                cr_assert_eq(cik_batch_get_chain(kb, i, &c1), CIK_OK);
+                cr_assert(memcmp(c0.rotation, c1.rotation, sizeof(cik_quat) * (size_t)J) == 0,
+                          "%s %s J=%d chain %d: not the pose of pass %d", cik_backend_name(be), wl_name(w[t].kind),
+                          J, i, at);
+                improved += rl.error > best;
+                sum_last += rl.error;
+                sum_best += best;
+            }
+            cr_log_info("%s %s %s J=%d: %d of %d chains end on an earlier pass, mean error %.4f -> %.4f",
+                        cik_backend_name(be), plain ? "plain" : "defaults", wl_name(w[t].kind), J, improved, N,
+                        sum_last / N, sum_best / N);
+            /* the hard chains exercise it */
+            if (w[t].kind == WL_RANDOM_HARD && w[t].joints == 6) cr_assert_gt(improved, 0);
+            cik_batch_destroy(kb);
+            for (int k = 0; k <= P; ++k) cik_batch_destroy(bk[k]);
+        }
+}

@@ -46,7 +46,7 @@ Test(options, bad_values_refused_and_nothing_changes)
     cik_batch *b = t_workload_batch(WL_LEGS, 3, 40, 3);
     t_solution before = t_capture(b);
     cik_options base = cik_default_options();
-    for (int k = 0; k < 15; ++k) {
+    for (int k = 0; k < 17; ++k) {
         cik_options o = base;
         switch (k) {
         case 0: o.ccd.gain = -0.1f; break;
@@ -63,6 +63,8 @@ Test(options, bad_values_refused_and_nothing_changes)
         case 11: o.ccd.dls_damping = NAN; break;
         case 12: o.ccd.stop_unreachable = 2; break;
         case 13: o.ccd.stop_unreachable = -1; break;
+        case 14: o.ccd.keep_best = 2; break;
+        case 15: o.ccd.keep_best = -1; break;
         default: o.ccd.max_step = INFINITY; break;
         }
         cr_assert_eq(cik_solve(b, &o), CIK_ERROR_OPTIONS, "bad option set %d accepted", k);

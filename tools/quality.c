@@ -413,7 +413,8 @@ static void quality_usage(void)
            "  --weights LIST    per-joint weights in [0, 2], comma-separated, root first\n"
            "  --hinge-aware B   hinge-aware steps off or on (0 or 1)\n"
            "  --limb B          limb mode off or on (0 or 1)\n"
-           "  --dls D           damped least-squares steps' damping D in [0, 1] (0 = off)\n\n"
+           "  --dls D           damped least-squares steps' damping D in [0, 1] (0 = off)\n"
+           "  --keep-best B     end on the last pose (0) or the best pass's (1)\n\n"
            "Columns (one row per workload and configuration):\n"
            "  J               joints per chain\n"
            "  options         plain CCD, defaults, defaults+pole (legs with a pole\n"
@@ -498,7 +499,7 @@ static int quality_args(int argc, char **argv, q_args *q)
         } else if (!strcmp(a, "--dls")) {
             if (!parse_float(a, v, 0, 1, &q->cus.ccd.dls_damping)) return 2;
             q->custom = 1, ++i;
-        } else if (!strcmp(a, "--hinge-aware") || !strcmp(a, "--limb")) {
+        } else if (!strcmp(a, "--hinge-aware") || !strcmp(a, "--limb") || !strcmp(a, "--keep-best")) {
             if (!parse_float(a, v, 0, 1, &x)) return 2;
             if (x != 0 && x != 1) {
                 fprintf(stderr, "crowdik_validate: %s wants 0 or 1\n", a);
@@ -506,6 +507,8 @@ static int quality_args(int argc, char **argv, q_args *q)
             }
             if (a[2] == 'h')
                 q->cus.ccd.hinge_aware = (int)x;
+            else if (a[2] == 'k')
+                q->cus.ccd.keep_best = (int)x;
             else
                 q->cus.ccd.limb = (int)x;
             q->custom = 1, ++i;
@@ -550,8 +553,10 @@ int quality_main(int argc, char **argv)
 
     printf("crowdik %s quality: %d chains per row, seed %u, backend %s, threshold 1 mm, 10 passes\n", cik_version(),
            chains, seed, cik_backend_name(def.backend));
-    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, dls_damping %.3f, limb %d, weights",
-           def.ccd.gain == 0 ? 1.0 : def.ccd.gain, def.ccd.max_step, def.ccd.hinge_aware, def.ccd.dls_damping, def.ccd.limb);
+    printf("defaults: gain %.2f, max_step %.3f rad, hinge_aware %d, dls_damping %.3f, limb %d, stop_unreachable %d, "
+           "keep_best %d, weights",
+           def.ccd.gain == 0 ? 1.0 : def.ccd.gain, def.ccd.max_step, def.ccd.hinge_aware, def.ccd.dls_damping, def.ccd.limb,
+           def.ccd.stop_unreachable, def.ccd.keep_best);
     for (int j = 0; j < 4; ++j) printf(" %.2f", def.ccd.weight[j] == 0 ? 1.0 : def.ccd.weight[j]);
     printf(" ...\n\n");
     printf("%-15s %2s %-14s %6s %6s %6s %6s %5s %7s %7s %8s %5s %5s %6s %6s %6s %6s %7s %8s\n", "workload", "J",

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #define CIK_VERSION_MAJOR 0
-#define CIK_VERSION_MINOR 18
+#define CIK_VERSION_MINOR 19
 #define CIK_VERSION_PATCH 0
 
 /* CIK_API marks the exported functions: the shared library is built with
@@ -235,6 +235,14 @@ typedef struct cik_ccd_options {
      *  aimed at the target, and no later pass brings it nearer. 0: it runs
      *  every pass, as plain CCD does. */
     int stop_unreachable;
+    /** 1: a chain whose last pose is farther from its target than an
+     *  earlier pass boundary left it (its start pose included) ends on the
+     *  earliest pose with the least error instead, with that pose's error
+     *  and flags; the pass count is the passes it ran. Steps clamped by joint limits, the gain
+     *  and the damped steps can take a chain farther from its target than
+     *  an earlier pass left it (docs/solver.md, "Keeping the best pose").
+     *  0: it ends on its last pose, as plain CCD does. Since 0.19. */
+    int keep_best;
 } cik_ccd_options;
 
 typedef struct cik_options {

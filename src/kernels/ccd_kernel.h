@@ -561,15 +561,27 @@ CIK_INLINE vf chunk_limit(const int32_t *count, int max_iterations)
  * many passes left. */
 #define REGROUP_MIN_PASSES 3
 
+/* keep_best: a lane's best pose so far, handed from a group that stops
+ * early to the group that resumes it (regroup), rows of CIK_LANES floats:
+ * the pose's error, 1 where the pose is carried (else the best pose is the
+ * one the lane stops in, the resumed group's start), then the rotations of
+ * joint j in rows BEST_Q + 4 j to BEST_Q + 4 j + 3 (x, y, z, w). */
+enum { BEST_ERR, BEST_CARRY, BEST_Q };
+#define BEST_ROWS(J) (BEST_Q + 4 * (J))
+
 /* Solves the group of lanes [lane0, lane0 + CIK_LANES) of `b` (the batch,
  * or a regrouped copy of some of its lanes): each lane from the pass count
  * in `start_passes` (NULL: from the start) on. With `suspend` (CIK_LANES
  * floats, else NULL) the group may stop early at a pass boundary where at
  * most half its lanes still run and at least REGROUP_MIN_PASSES passes are
  * left: it stores every lane as at the end (the unfinished ones with their
- * pass counts so far) and marks the unfinished lanes 1 in `suspend`. */
+ * pass counts so far and their current pose) and marks the unfinished lanes
+ * 1 in `suspend`. With job->keep_best, `best` (BEST_ROWS rows, NULL where the
+ * group cannot stop early or resume) receives every lane's best pose where
+ * the group stops early, and a resumed group (start_passes) starts from the
+ * best poses it holds. */
 CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int lane0,
-                            const int32_t *start_passes, float *suspend, const int limb_possible)
+                            const int32_t *start_passes, float *suspend, float *best, const int limb_possible)
 {
     group g;
     g.batch = b;
@@ -633,6 +645,29 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
     vf chunk = v_set1(0.0f), limit = v_set1(0.0f);
     if (start_passes) limit = chunk_limit(count, job->max_iterations);
     vm active = valid, suspended = w_false();
+    /* keep_best: the pose with the least error at any pass boundary (the
+     * start, after each pass), the earliest of equals. A fresh group's
+     * start pose stays in the batch's streams until the end, so it is not
+     * copied: `at_start` marks the lanes whose best is still it, and best_q
+     * is filled the first time a lane does better after a pass (`saved`).
+     * A resumed lane's best comes from the group it left (`best`). A lane
+     * that converges ends on that pose, its best: not recorded. */
+    const int keep = job->keep_best;
+    vq best_q[CIK_MAX_JOINTS];
+    vf best_err = v_set1(INFINITY);
+    vm at_start = valid, best_now = w_false(); /* best_now: recorded at the last pass boundary */
+    int saved = 0;
+    if (keep && start_passes) {
+        const float *bq = best + BEST_Q * CIK_LANES;
+        best_err = v_load(best + BEST_ERR * CIK_LANES);
+        at_start = w_not(v_gt(v_load(best + BEST_CARRY * CIK_LANES), v_set1(0.0f)));
+        if (!w_all(at_start)) {
+            for (int j = 0; j < J; ++j)
+                best_q[j] = q_load(bq + (4 * j) * CIK_LANES, bq + (4 * j + 1) * CIK_LANES, bq + (4 * j + 2) * CIK_LANES,
+                                   bq + (4 * j + 3) * CIK_LANES, 0);
+            saved = 1;
+        }
+    }
     /* a fresh group counts its passes; a regrouped one stops each lane at
      * the pass limit */
     for (int pass = 0; start_passes || pass < job->max_iterations; ++pass) {
@@ -642,6 +677,22 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         }
         {
             const vf err = distance(g.E, g.T);
+            if (keep) {
+                /* (a lane that has stopped keeps its pose and error: no change) */
+                if (pass == 0 && !start_passes) {
+                    best_err = v_sel(active, err, best_err);
+                    best_now = active;
+                } else {
+                    const vm better = w_andnot(w_and(active, v_lt(err, best_err)), v_lt(err, threshold));
+                    best_now = better;
+                    if (w_any(better)) {
+                        for (int j = 0; j < J; ++j) best_q[j] = saved ? q_sel(better, g.q[j], best_q[j]) : g.q[j];
+                        saved = 1;
+                        best_err = v_sel(better, err, best_err);
+                        at_start = w_andnot(at_start, better);
+                    }
+                }
+            }
             active = w_andnot(active, v_lt(err, threshold));
             if (job->stop_unreachable) active = w_andnot(active, w_and(unreachable, v_lt(v_sub(err, gap), threshold)));
         }
@@ -694,6 +745,35 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
     flush_passes(&chunk, count);
 
     vf error = distance(g.E, g.T);
+    if (keep) {
+        /* a finished lane ends on its best pose where the last is worse;
+         * a lane that resumes elsewhere takes its best pose along, unless
+         * it is the one it stops in (recorded at this boundary) */
+        const vm back = w_andnot(v_lt(best_err, error), suspended);
+        const vm carry = best && w_any(suspended) ? w_andnot(suspended, best_now) : w_false();
+        if (best && w_any(suspended)) {
+            v_store(best + BEST_ERR * CIK_LANES, best_err);
+            v_store(best + BEST_CARRY * CIK_LANES, v_sel(carry, v_set1(1.0f), v_set1(0.0f)));
+        }
+        const vm need = w_or(back, carry);
+        if (w_any(need)) {
+            const vm from_start = w_and(at_start, need);
+            float *bq = best ? best + BEST_Q * CIK_LANES : NULL;
+            for (int j = 0; j < J; ++j) {
+                vq q = saved ? best_q[j] : g.q[j];
+                if (w_any(from_start))
+                    q = q_sel(from_start, q_load(JS(j, CIK__QX), JS(j, CIK__QY), JS(j, CIK__QZ), JS(j, CIK__QW), lane0), q);
+                if (w_any(carry)) {
+                    v_store(bq + (4 * j) * CIK_LANES, q.x);
+                    v_store(bq + (4 * j + 1) * CIK_LANES, q.y);
+                    v_store(bq + (4 * j + 2) * CIK_LANES, q.z);
+                    v_store(bq + (4 * j + 3) * CIK_LANES, q.w);
+                }
+                g.q[j] = q_sel(back, q, g.q[j]);
+            }
+            error = v_sel(back, best_err, error);
+        }
+    }
     vm converged = v_lt(error, threshold);
     vf flags = v_add(v_sel(converged, v_set1((float)CIK_RESULT_CONVERGED), v_set1(0.0f)),
                      v_sel(unreachable, v_set1((float)CIK_RESULT_UNREACHABLE), v_set1(0.0f)));
@@ -725,17 +805,17 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
  * pass). */
 static void solve_fresh(const cik__kernel_job *job, int lane0)
 {
-    solve_group(job, job->batch, lane0, NULL, NULL, CIK_LANES < 4);
+    solve_group(job, job->batch, lane0, NULL, NULL, NULL, CIK_LANES < 4);
 }
 #if CIK_LANES >= 4
-static void solve_first(const cik__kernel_job *job, int lane0, float *suspend)
+static void solve_first(const cik__kernel_job *job, int lane0, float *suspend, float *best)
 {
-    solve_group(job, job->batch, lane0, NULL, suspend, 1);
+    solve_group(job, job->batch, lane0, NULL, suspend, best, 1);
 }
 static void solve_resumed(const cik__kernel_job *job, const cik_batch *b, const int32_t *start_passes,
-                          float *suspend)
+                          float *suspend, float *best)
 {
-    solve_group(job, b, 0, start_passes, suspend, 0);
+    solve_group(job, b, 0, start_passes, suspend, best, 0);
 }
 #endif
 
@@ -758,11 +838,33 @@ static void solve_resumed(const cik__kernel_job *job, const cik_batch *b, const 
 #define REGROUP_STREAMS (CIK__CHAIN_STREAMS + REGROUP_MAX_JOINTS * CIK__JS + CIK__RESULT_STREAMS)
 
 #if CIK_LANES >= 4 /* one-lane builds have nothing to regroup */
+#define BEST_MAX_ROWS BEST_ROWS(REGROUP_MAX_JOINTS)
 typedef struct regroup {
     int lane[2 * CIK_LANES]; /* the pool: batch lanes waiting to be solved on */
+    /* keep_best: each pooled lane's best pose (BEST_ROWS values) */
+    float best[2 * CIK_LANES][BEST_MAX_ROWS];
     int count;
     cik_batch scratch;       /* CIK_LANES lanes, stride CIK_LANES */
 } regroup;
+
+/* Pools lane `lane` of a group that stopped early, group lane k, with its
+ * best pose (keep_best) from the group's rows. */
+static void pool_add(const cik__kernel_job *job, regroup *r, int lane, const float *best, int k)
+{
+    if (job->keep_best) {
+        float *to = r->best[r->count];
+        const int rows = best[BEST_CARRY * CIK_LANES + k] > 0.0f ? BEST_ROWS(job->batch->joint_count) : BEST_Q;
+        for (int row = 0; row < rows; ++row) to[row] = best[row * CIK_LANES + k];
+    }
+    r->lane[r->count++] = lane;
+}
+
+/* The rows of pooled lane `from` that mean something (the pose only where
+ * it is carried). */
+static int pool_rows(const cik__kernel_job *job, const float *from)
+{
+    return from[BEST_CARRY] > 0.0f ? BEST_ROWS(job->batch->joint_count) : BEST_Q;
+}
 
 /* Solves the first CIK_LANES pooled lanes (fewer at the end: the last one
  * repeated fills the group) in the scratch batch, copies them back and,
@@ -773,8 +875,19 @@ static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
     const int n = r->count < CIK_LANES ? r->count : CIK_LANES;
     int lane[CIK_LANES];
     for (int k = 0; k < CIK_LANES; ++k) lane[k] = r->lane[k < n ? k : n - 1];
+    _Alignas(64) float best[BEST_MAX_ROWS * CIK_LANES];
+    if (job->keep_best)
+        for (int k = 0; k < CIK_LANES; ++k) {
+            const float *from = r->best[k < n ? k : n - 1];
+            for (int row = 0, rows = pool_rows(job, from); row < rows; ++row) best[row * CIK_LANES + k] = from[row];
+        }
     r->count -= n;
-    for (int k = 0; k < r->count; ++k) r->lane[k] = r->lane[k + n];
+    for (int k = 0; k < r->count; ++k) {
+        r->lane[k] = r->lane[k + n];
+        if (job->keep_best)
+            for (int row = 0, rows = pool_rows(job, r->best[k + n]); row < rows; ++row)
+                r->best[k][row] = r->best[k + n][row];
+    }
     /* what a regrouped group reads: the chain streams and the joints'
      * (not the raw limit angles: only the limb step, a lane's first pass,
      * reads them), and the passes so far */
@@ -794,7 +907,7 @@ static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
     _Alignas(64) float suspend[CIK_LANES];
     const int32_t *it = (const int32_t *)cik__result_stream(b, CIK__ITER);
     for (int k = 0; k < CIK_LANES; ++k) passes[k] = it[lane[k]];
-    solve_resumed(job, &r->scratch, passes, may_suspend ? suspend : NULL);
+    solve_resumed(job, &r->scratch, passes, may_suspend ? suspend : NULL, best);
     /* back: the rotations and the results */
     for (int j = 0; j < b->joint_count; ++j)
         for (int s = CIK__QX; s <= CIK__QW; ++s) {
@@ -809,7 +922,7 @@ static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
     }
     if (may_suspend)
         for (int k = 0; k < n; ++k)
-            if (suspend[k] != 0.0f) r->lane[r->count++] = lane[k];
+            if (suspend[k] != 0.0f) pool_add(job, r, lane[k], best, k);
 }
 #endif
 
@@ -828,9 +941,10 @@ static void regroup_solve(const cik__kernel_job *job, int begin, int end)
     r.scratch.memory = NULL;
     for (int lane = begin; lane < end; lane += CIK_LANES) {
         _Alignas(64) float suspend[CIK_LANES];
-        solve_first(job, lane, suspend);
+        _Alignas(64) float best[BEST_MAX_ROWS * CIK_LANES];
+        solve_first(job, lane, suspend, best);
         for (int k = 0; k < CIK_LANES; ++k)
-            if (suspend[k] != 0.0f) r.lane[r.count++] = lane + k;
+            if (suspend[k] != 0.0f) pool_add(job, &r, lane + k, best, k);
         while (r.count >= CIK_LANES) regroup_run(job, &r, 1);
     }
     /* the rest: no lanes will come to join them */

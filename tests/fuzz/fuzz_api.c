@@ -220,6 +220,7 @@ static void rd_options(reader *r, cik_options *o)
         o->ccd.hinge_aware = 0;
         o->ccd.limb = CIK_LIMB_OFF;
         o->ccd.stop_unreachable = 0;
+        o->ccd.keep_best = 0;
     } else if (cv >= 192) {
         o->ccd.gain = cv >= 250 ? rd_float(r) : 0.5f + 0.01f * (float)(rd_u8(r) % 150);
         o->ccd.max_step = cv == 249 ? rd_float(r) : 0.01f * (float)(rd_u8(r) % 40);
@@ -227,6 +228,7 @@ static void rd_options(reader *r, cik_options *o)
         o->ccd.hinge_aware = cv == 247 ? 3 : rd_u8(r) & 1;
         o->ccd.limb = cv == 246 ? 7 : rd_u8(r) & 1;
         o->ccd.stop_unreachable = cv == 245 ? 2 : (int)(cv & 1);
+        o->ccd.keep_best = cv == 244 ? -1 : (int)((cv >> 1) & 1);
     }
 }
 
@@ -518,6 +520,7 @@ static cik_status expected_solve_status(const cik_options *o)
     if ((o->ccd.hinge_aware != 0 && o->ccd.hinge_aware != 1) || (o->ccd.limb != CIK_LIMB_OFF && o->ccd.limb != CIK_LIMB_AUTO))
         return CIK_ERROR_OPTIONS;
     if (o->ccd.stop_unreachable != 0 && o->ccd.stop_unreachable != 1) return CIK_ERROR_OPTIONS;
+    if (o->ccd.keep_best != 0 && o->ccd.keep_best != 1) return CIK_ERROR_OPTIONS;
     if ((unsigned)o->backend >= CIK_BACKEND_COUNT) return CIK_ERROR_BACKEND_UNAVAILABLE;
     if (!cik_backend_available(o->backend)) return CIK_ERROR_BACKEND_UNAVAILABLE;
     return CIK_OK;
