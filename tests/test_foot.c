@@ -2010,6 +2010,25 @@ T_BACKEND_TEST(foot, a_landing_swing_foot_takes_the_pelvis_drop_into_its_knee_sm
 /* a step 10 cm up at z = 0.3 (the caller's exact ground) */
 static float step_up_at_30(float z) { return z > 0.3f ? 0.10f : 0.0f; }
 
+/* One frame of a swing foot (caller's weight 0) 3 cm over its floor with
+ * its ankle dz ahead of its hip, the other foot standing at full weight;
+ * the caller's raycasts give `ground` (of z) under every probe and the
+ * look-ahead point. Returns the swing knee's bend off the animation's. */
+static float swing_toward(scene *sc, const cik_foot_options *o, float (*ground)(float), float dz)
+{
+    stand(sc, 0, 0.0f, 0.0f, 0.0f, 0.0f);
+    pose_leg(sc, 0, STAND_DY + 0.03f, dz);
+    sc->s.weight[0] = 0.0f;
+    sc->s.weight[1] = 1.0f;
+    cr_assert_eq(cik_foot_crowd_probe(sc->crowd, o), CIK_OK);
+    for (int f = 0; f < 2; ++f) {
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(sc, f, p, ground(sc->s.probe_z[p][f]), t_v3(0, 1, 0));
+        sc->s.contact_ahead_y[f] = ground(sc->s.probe_ahead_z[f]);
+    }
+    place_solve_align(sc, o);
+    return knee_bend(sc->s.solved_w[1], 0) - knee_bend(sc->s.pose_w[1], 0);
+}
+
 /* swing_lookahead: a swing foot (caller's weight 0) 3 cm over its floor
  * moves forward 3 cm a frame toward a step 10 cm up, the other foot
  * standing; the caller's raycasts give the exact ground under every probe
@@ -2035,17 +2054,7 @@ T_BACKEND_TEST(foot, a_swing_foot_rises_before_a_step_up)
         at_edge[rule] = -1.0f;
         for (int frame = 0; frame < 21; ++frame) {
             const float dz = -0.2f + 0.03f * (float)frame;
-            stand(&sc, 0, 0.0f, 0.0f, 0.0f, 0.0f);
-            pose_leg(&sc, 0, STAND_DY + 0.03f, dz);
-            sc.s.weight[0] = 0.0f;
-            sc.s.weight[1] = 1.0f;
-            cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
-            for (int f = 0; f < 2; ++f) {
-                for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, step_up_at_30(sc.s.probe_z[p][f]), t_v3(0, 1, 0));
-                sc.s.contact_ahead_y[f] = step_up_at_30(sc.s.probe_ahead_z[f]);
-            }
-            place_solve_align(&sc, &o);
-            float dev = knee_bend(sc.s.solved_w[1], 0) - knee_bend(sc.s.pose_w[1], 0);
+            float dev = swing_toward(&sc, &o, step_up_at_30, dz);
             for (int p = 0; p < CIK_FOOT_POINTS; ++p)
                 deepest[rule] = fmaxf(deepest[rule], step_up_at_30(sc.s.point_z[p][0]) - sc.s.point_y[p][0]);
             float toe_z = sc.s.anim_ankle_z[0] + sc.legs[0].point[CIK_FOOT_TOE].z;
@@ -2065,6 +2074,57 @@ T_BACKEND_TEST(foot, a_swing_foot_rises_before_a_step_up)
     for (int rule = 0; rule < 2; ++rule)
         cr_assert_lt(deepest[rule], 1e-3f, "rule %d: a point %g below the ground", rule, deepest[rule]);
     cr_assert_gt(at_edge[1], 0.10f, "over the step's height when the toe gets there (lowest point %g)", at_edge[1]);
+}
+
+/* a step up at z = 0.3 from 12 cm below the floor to the floor (the
+ * caller's exact ground) */
+static float step_from_below_at_30(float z) { return z > 0.3f ? 0.0f : -0.12f; }
+
+/* swing_lookahead and the drop given back: the swing foot of the test
+ * above, but the ground before the step is 12 cm below the animation's
+ * floor and the step's top is level with the floor; the standing foot's
+ * ground brings the pelvis down by those 12 cm (settled over 40 frames
+ * before the swing foot moves). Lowered by the drop, the swing foot is 3
+ * cm over the low ground, so nothing of the drop is given back there;
+ * over the step its resting height is 12 cm higher and the drop is given
+ * back (near its floor a swing foot keeps the animation's clearance over
+ * its ground). Before 0.20 the look-ahead raised a foot only for ground
+ * above the floor, and the whole drop came back in the frame the toe
+ * crossed the edge (the knee bent 27 degrees in that frame; without the
+ * look-ahead it still does); now the look-ahead takes the step's rise
+ * above the ground's plane under the toe into the drop given back, and
+ * the knee's bend off the animation's changes by at most knee_speed x dt
+ * a frame. The foot never goes below the ground. */
+T_BACKEND_TEST(foot, a_swing_foot_takes_the_drop_back_before_a_step_up)
+{
+    const float deg = PI_F / 180.0f;
+    float fastest[2], deepest[2], drop[2];
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_foot_options o = weights_on(be);
+        if (!rule) o.swing_lookahead = 0.0f;
+        float last = 0.0f;
+        fastest[rule] = deepest[rule] = drop[rule] = 0.0f;
+        for (int frame = 0; frame < 60; ++frame) {
+            const float dz = -0.25f + 0.03f * (float)(frame < 40 ? 0 : frame - 40);
+            float dev = swing_toward(&sc, &o, step_from_below_at_30, dz);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                deepest[rule] = fmaxf(deepest[rule], step_from_below_at_30(sc.s.point_z[p][0]) - sc.s.point_y[p][0]);
+            if (frame > 40) fastest[rule] = fmaxf(fastest[rule], fabsf(dev - last));
+            if (frame == 40) drop[rule] = sc.s.pelvis_drop[0];
+            if (frame >= 40)
+                cr_log_info("rule %d frame %d: ankle %.2f ahead, drop %.3f, the knee %.2f degrees off the animation's (%+.2f)",
+                            rule, frame, dz, sc.s.pelvis_drop[0], dev / deg, (dev - last) / deg);
+            last = dev;
+        }
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    for (int rule = 0; rule < 2; ++rule) {
+        cr_assert_gt(drop[rule], 0.11f, "rule %d: the pelvis came down %g", rule, drop[rule]);
+        cr_assert_lt(deepest[rule], 1e-3f, "rule %d: a point %g below the ground", rule, deepest[rule]);
+    }
+    cr_assert_gt(fastest[0], 8.0f * deg, "without it the knee bends %g degrees in a frame", fastest[0] / deg);
+    cr_assert_leq(fastest[1], 5.0f / 60.0f + 1e-3f, "with it by at most %g degrees a frame", fastest[1] / deg);
 }
 
 /* A foot that lets go starts its knee's rate from the knee it was solved

@@ -322,7 +322,10 @@ typedef struct cik_foot_options {
      *  there counts in swing_lift's rise: a swing foot coming to a step up
      *  rises over the frames before it gets there, at most at knee_speed,
      *  instead of in the frame its toe crosses the edge (crowdik 0.17: the
-     *  knee bent by up to 38 degrees in that frame). The ground stage
+     *  knee bent by up to 38 degrees in that frame); a step up ahead also
+     *  raises a low swing foot for the pelvis drop it will give back over
+     *  the step (since 0.20: before, a foot just off the ground gave the
+     *  whole drop back in the frame its toe crossed the edge). The ground stage
      *  samples the fourth point only when this and swing_lift are above 0;
      *  a caller with its own raycasts fills `contact_ahead_y` (or leaves it
      *  at -FLT_MAX, as the crowd is made: no ground ahead). Default 0.1.

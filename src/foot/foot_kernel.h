@@ -872,6 +872,15 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
  * is still more than two drops above its floor (docs/foot.md) */
 #define DROP_BACK_SPAN 4.0f
 
+/* A swing foot's raise over its animated height: the lift, and the drop
+ * given back (its share nd of the drop beyond the resting height's rise
+ * over the animation's, less what the lift already gives). */
+CIK_INLINE vf swing_raise(vf nd, vf rise, vf drop, vf lift)
+{
+    const vf z = v_set1(0.0f);
+    return v_fma(nd, v_max(v_sub(v_max(v_add(rise, drop), z), lift), z), lift);
+}
+
 /* The most a heel lift turns a foot: 40 degrees (cos, sin). */
 #define LIFT_MAX_COS 0.76604444f
 #define LIFT_MAX_SIN 0.64278761f
@@ -1007,25 +1016,6 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             vf clear = v_min(v_min(ld(cF, FOOT_PREVY, i), ld(cF, FOOT_PREVY + 1, i)), ld(cF, FOOT_PREVY + 2, i));
             vf near = near_floor(clear, v_mul(kld(K, LEG_REACH, i), v_set1(SWING_LIFT_SPAN)));
             const vf fl = sld(job, SCRATCH_EFLOOR, i);
-            vf lift = v_mul(near, v_max(v_sub(gmax, fl), z));
-            if (job->ahead > 0.0f) {
-                /* the ground ahead (swing_lookahead; none: -FLT_MAX, NaN
-                 * not taken), less the floor's rise by then: what it adds
-                 * to the lift grows toward its goal by the share of a
-                 * frame in the frames ahead (FOOT_AHINV), so that the
-                 * foot is up as its toe gets there and its knee bends
-                 * over those frames (in one, knee_speed could take back
-                 * at most KNEE_SHIFT of the reach: a 10 cm step seen six
-                 * frames ahead still turned the knee 5.9 degrees in that
-                 * frame) */
-                vf ga = v_sub(ld(cF, FOOT_CY + FOOT_AHEAD, i), ld(cF, FOOT_AHRISE, i));
-                vf goal = v_sub(v_mul(near, v_max(v_sub(ga, fl), z)), lift);
-                goal = v_sel(v_gt(goal, z), goal, z);
-                vf prev = ld(cF, FOOT_AHLIFT, i);
-                vf add = v_min(goal, v_fma(goal, ld(cF, FOOT_AHINV, i), v_max(prev, z)));
-                pstore(job, F[FOOT_AHLIFT], i, add);
-                lift = v_add(lift, add);
-            }
             /* the drop given back as the foot comes down (DROP_BACK_SPAN):
              * lowered by the drop with the animation's angles, a landing
              * foot met its ground before the animation's did and stopped
@@ -1034,11 +1024,52 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
              * clearance over its resting height on the ground under it
              * (SCRATCH_REST less the animated ankle's height over the
              * floor), so the drop is taken into the knee over the last of
-             * the swing; only what the lift above does not already give */
+             * the swing; only what the lift does not already give */
+            vf lift = v_mul(near, v_max(v_sub(gmax, fl), z));
             vf rise = v_sub(sld(job, SCRATCH_REST, i), v_sub(ld(cF, FOOT_AAY, i), clear));
-            vf back = v_max(v_sub(v_max(v_add(rise, drop), z), lift), z);
             vf nd = smooth01(near_floor(clear, v_mul(drop, v_set1(DROP_BACK_SPAN))));
-            ts.y = v_fma(v_set1(job->swing_lift), v_fma(nd, back, lift), ts.y);
+            vf raise = swing_raise(nd, rise, drop, lift);
+            if (job->ahead > 0.0f) {
+                /* the ground ahead (swing_lookahead; none: -FLT_MAX, NaN
+                 * not taken), less the floor's rise by then: the raise it
+                 * will ask for beyond today's, the lift over it and the
+                 * drop given back over a resting height that rises by the
+                 * step up to it (the ground ahead above the plane of the
+                 * toe's ground, less the floor's rise: the slope the foot
+                 * is on raises its resting height as it goes). What it
+                 * adds grows toward that goal by the share of a frame in
+                 * the frames ahead (FOOT_AHINV), so that the foot is up
+                 * as its toe gets there and its knee bends over those
+                 * frames: in one, knee_speed could take back at most
+                 * KNEE_SHIFT of the reach (a 10 cm step seen six frames
+                 * ahead still turned the knee 5.9 degrees in that frame),
+                 * and a foot just off the ground over ground below its
+                 * floor, which takes none of the pelvis drop back there,
+                 * took all of it back in the frame its ground rose by a
+                 * step (the 12_01 walk: its knee bent 21 degrees in that
+                 * frame). With the slope ahead too the run/leap's knees
+                 * bent faster as they left the ground uphill
+                 * (docs/foot.md, Since 0.19.0). */
+                vf ga = v_sub(ld(cF, FOOT_CY + FOOT_AHEAD, i), ld(cF, FOOT_AHRISE, i));
+                vf lift_a = v_mul(near, v_max(v_sub(ga, fl), z));
+                const int toe = CIK_FOOT_TOE;
+                /* (ny at least 0.1: a slope of at most 10, no division by 0) */
+                vf ny = v_max(ld(cF, FOOT_CNY + toe, i), v_set1(0.1f));
+                vf ex = v_sub(ld(cF, FOOT_PROBEX + FOOT_AHEAD, i), ld(cF, FOOT_PROBEX + toe, i));
+                vf ez = v_sub(ld(cF, FOOT_PROBEZ + FOOT_AHEAD, i), ld(cF, FOOT_PROBEZ + toe, i));
+                vf plane = v_sub(ld(cF, FOOT_CY + toe, i),
+                                 v_div(v_fma(ld(cF, FOOT_CNX + toe, i), ex, v_mul(ld(cF, FOOT_CNZ + toe, i), ez)), ny));
+                vf step = v_sub(v_sub(ld(cF, FOOT_CY + FOOT_AHEAD, i), plane), v_max(ld(cF, FOOT_AHRISE, i), z));
+                vf rise_a = v_add(rise, v_sel(v_gt(step, z), step, z));
+                vf raise_a = swing_raise(nd, rise_a, drop, lift_a);
+                vf goal = v_sub(raise_a, raise);
+                goal = v_sel(v_gt(goal, z), goal, z);
+                vf prev = ld(cF, FOOT_AHLIFT, i);
+                vf add = v_min(goal, v_fma(goal, ld(cF, FOOT_AHINV, i), v_max(prev, z)));
+                pstore(job, F[FOOT_AHLIFT], i, add);
+                raise = v_add(raise, add);
+            }
+            ts.y = v_fma(v_set1(job->swing_lift), raise, ts.y);
         }
         v3 t = v3_ld(cF, FOOT_TX, i);
         /* a locked foot is held where it is in x and z whatever its weight
