@@ -317,7 +317,8 @@ typedef struct cik_foot_options {
      *  in seconds of its toe's motion in the last frame (>= 0; 0: off).
      *  The probe adds a fourth point, `probe_ahead_*`, that far along the
      *  animated toe's way (no farther than where the foot, coming down at
-     *  its speed, meets the floor, and at most 0.4 of the leg's reach; a
+     *  its speed, meets the floor, but at least 2 frames of its motion,
+     *  and at most 0.4 of the leg's reach; a
      *  planted, held or cold foot looks under its toe), and the ground
      *  there counts in swing_lift's rise: a swing foot coming to a step up
      *  rises over the frames before it gets there, at most at knee_speed,

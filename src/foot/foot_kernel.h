@@ -542,12 +542,14 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
              * (d, the last point's) times the frames ahead or, where
              * fewer, the frames until the foot lands (land: a foot landing
              * before a step up was held up by it and dropped onto its
-             * ground as it planted), by at most AHEAD_REACH of the leg's
+             * ground as it planted), but at least 2 (a landing foot slides
+             * on by 2 to 4 cm: one whose toe came onto a step as it landed
+             * rose 10 cm in that frame), by at most AHEAD_REACH of the leg's
              * reach; under the toe where the foot
              * is held or planted, cold or its motion not finite. With it
              * the floor's rise by then (FOOT_AHRISE), which place takes
              * off the ground ahead: on a hill the floor comes up too */
-            vf n = v_min(v_set1(job->ahead), land);
+            vf n = v_min(v_set1(job->ahead), v_max(land, v_set1(2.0f)));
             vf dl = v_sqrt(v_fma(d.x, d.x, v_mul(d.z, d.z)));
             vf cap = v_mul(kld(K, LEG_REACH, i), v_set1(AHEAD_REACH));
             n = v_sel(v_gt(v_mul(dl, n), cap), v_div(cap, v_max(dl, v_set1(K_TINY))), n);
