@@ -146,15 +146,20 @@ if(Python3_Interpreter_FOUND)
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_measures.cmake)
     set_tests_properties(tool_demo_measures_${case} PROPERTIES TIMEOUT 300 SKIP_REGULAR_EXPRESSION "SKIPPED:")
   endforeach()
-  # a clip's loop: the raw wrap jumps, the cross-faded one does not
-  # (tests/tools/demo_loop.cmake), on the jog, whose first and last frames
-  # are at different gait phases
-  add_test(NAME tool_demo_loop
-           COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}
-                   -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_loop.py
-                   -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_02_03_runjog_daz.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_loop
-                   -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_loop.cmake)
-  set_tests_properties(tool_demo_loop PROPERTIES TIMEOUT 180 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+  # on the jog, with its --dump CSVs checked by a script of the same name:
+  # a clip's loop, whose raw wrap jumps and cross-faded one does not (the
+  # jog's first and last frames are at different gait phases;
+  # tests/tools/demo_loop.cmake), and feet that turn with the animation, on
+  # flat ground, whose push-off flicked before 0.21
+  # (tests/tools/demo_foot_turn.cmake)
+  foreach(check loop foot_turn)
+    add_test(NAME tool_demo_${check}
+             COMMAND ${CMAKE_COMMAND} -DDEMO=${demo} -DPYTHON=${Python3_EXECUTABLE}
+                     -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_${check}.py
+                     -DCLIP=${CROWDIK_MOCAP_DIR}/cmu_02_03_runjog_daz.bvh -DWORK=${CMAKE_CURRENT_BINARY_DIR}/demo_${check}
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/demo_${check}.cmake)
+    set_tests_properties(tool_demo_${check} PROPERTIES TIMEOUT 180 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+  endforeach()
 endif()
 
 # Legal BVH variants (channel order, hex floats, root rotation first) pass

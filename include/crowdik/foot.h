@@ -307,7 +307,10 @@ typedef struct cik_foot_options {
      *  bend faster than this beyond the animation's. Every locked foot at
      *  full weight, on any ground, also keeps the pelvis from coming down
      *  (for the other foot) faster than lets its knee bend at this rate
-     *  beyond the animation's.
+     *  beyond the animation's. (Since 0.21, with or without this rate, a
+     *  foot that is not planted lifts its heel no more than it did in the
+     *  last frame, and a lifted heel comes down at most 6 rad/s: a foot
+     *  let go at push-off turns with the animation.)
      *  Default 4 (3.8 degrees per frame at 60 Hz): lower than knee_speed,
      *  because a held leg's solve and settling add their own small turns
      *  of the knee to the one this rate allows. Herds (herd.h) do not use

@@ -237,7 +237,7 @@ static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT};
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT, FOOT_LIFT};
     for (int f = f0; f < f1; ++f) {
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
         cr->f[FOOT_BTIME][f] = 1e30f;
@@ -590,6 +590,9 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
     j->hold_on = hk > 0.0f && hk < 3.0f;
     j->hold_c = cosf(hk);
     j->hold_s = sinf(hk);
+    const float lf = LIFT_FADE_SPEED * dt < 1.5f ? LIFT_FADE_SPEED * dt : 1.5f;
+    j->lift_fade_c = cosf(lf);
+    j->lift_fade_s = sinf(lf);
     j->knee_clear = 0.01f * u;
     j->swing_lift = opt->swing_lift;
     j->ahead = opt->swing_lift > 0.0f && opt->swing_lookahead > 0.0f ? opt->swing_lookahead / dt : 0.0f;

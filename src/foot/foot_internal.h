@@ -94,8 +94,16 @@ enum {
      * ahead added in the last frame (it grows by that share of its goal a
      * frame) */
     FOOT_AHINV, FOOT_AHLIFT,
+    /* carried: the heel lift's turn in the last frame's target (its sine;
+     * 0 none, below 0 a heel let down) */
+    FOOT_LIFT,
     FOOT_COUNT
 };
+
+/* The most a heel lift (place_b) comes down in a second, in radians:
+ * where the rule lifts the heel less than it did (or not at all: the
+ * foot let go, its toe off the ground), the lift fades at this rate. */
+#define LIFT_FADE_SPEED 6.0f
 
 /* FOOT_COLD's values besides 0 (k_probe tells them apart by the
  * midpoints). */
@@ -202,6 +210,7 @@ typedef struct cik__foot_job {
      * hold_on 0: no rule */
     float hold_c, hold_s;
     int hold_on;
+    float lift_fade_c, lift_fade_s; /* the most a heel lift comes down in a frame (cos, sin) */
     float hold_below; /* a held foot on ground above the floor, or at most this far below it: its knee's rate bounds the drop */
     float swing_lift; /* cik_foot_options.swing_lift */
     float ahead; /* swing_lookahead in frames (0: off, also with swing_lift 0) */

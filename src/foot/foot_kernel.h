@@ -1123,7 +1123,17 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         vm on_toe = w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact)));
         vm lift = w_and(w_or(farl, near), on_toe);
         near = w_and(near, on_toe);
-        if (w_any(lift)) {
+        /* the last frame's heel lift (its sine; 0 none): a lifted heel
+         * comes down at most lift_fade a frame, also where the rule no
+         * longer lifts it, and a foot that is not planted lifts no more
+         * than it did. A toe-locked jog foot released at push-off was
+         * turned up to LIFT_MAX in its release frame (its leg too short for
+         * the held toe) and not at all in the next, its toe off the
+         * ground: the foot flicked 20 degrees and back */
+        const vf last = ld(cF, FOOT_LIFT, i);
+        vm turned = v_gt(last, z);
+        vf lift_s = z;
+        if (w_any(w_or(lift, turned))) {
             v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
             vf r2 = v3_dot(u, u), r = v_sqrt(r2);
             u = v3_scale(u, v_rsqrt(v_max(r2, v_set1(K_TINY))));
@@ -1156,19 +1166,32 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 cphl = v_sel(near, cphd, cphl);
                 sphl = v_sel(near, sphd, sphl);
             }
-            cphi = cphl;
-            sphi = sphl;
-            lift = w_and(lift, w_and(w_or(okl, okd), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
-                                                          v_gt(hv, v_mul(reach, v_set1(1e-4f))))));
-            if (w_any(lift)) {
+            lift = w_and(lift, w_or(okl, okd));
+            cphi = v_sel(lift, cphl, one);
+            sphi = v_sel(lift, sphl, z);
+            /* the lift's rate (above) */
+            vf lc = v_sqrt(v_max(v_fnma(last, last, one), z));
+            vf sf = v_fnma(lc, v_set1(job->lift_fade_s), v_mul(last, v_set1(job->lift_fade_c)));
+            const vm loose = w_not(v_gt(ld(cF, FOOT_PLANTED, i), z));
+            vm rate = w_and(w_and(turned, loose), v_gt(sf, sphi));
+            sphi = v_sel(rate, sf, sphi);
+            vm grow = w_and(loose, v_gt(sphi, v_max(last, z)));
+            sphi = v_sel(grow, v_max(last, z), sphi);
+            vm reset = w_or(rate, grow);
+            cphi = v_sel(reset, v_sqrt(v_max(v_fnma(sphi, sphi, one), z)), cphi);
+            vm turn = w_and(v_gt(v_abs(sphi), z), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
+                                                         v_gt(hv, v_mul(reach, v_set1(1e-4f)))));
+            lift = w_and(lift, turn);
+            lift_s = v_sel(turn, sphi, z);
+            if (w_any(turn)) {
                 v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
                 v3 ax = v3_cross(u, vv);
                 vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(one, cphi)));
                 vf sh = v_div(sphi, v_add(ch, ch));
                 vq ql = q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch);
                 vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
-                q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(lift, q_norm(q_mul(ql, df)), df));
-                t = v3_sel(lift, a2, t);
+                q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(turn, q_norm(q_mul(ql, df)), df));
+                t = v3_sel(turn, a2, t);
                 /* a held foot lifted about its toe tip is held there from
                  * now on: the toe becomes the lock's pivot, anchored where
                  * it rests (the heel it turned away from rises with the
@@ -1184,6 +1207,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 far = v_gt(d2, v_mul(d0, d0));
             }
         }
+        pstore(job, F[FOOT_LIFT], i, lift_s);
         if (w_any(far)) t = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
         if (job->knee_on) t = knee_rate(job, i, w_and(v_lt(w, one), w_not(v_gt(ld(cF, FOOT_PLANTED, i), z))), t, hip, lmax);
         v3_st(job, F, FOOT_TX, i, t);
