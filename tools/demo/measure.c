@@ -132,13 +132,14 @@ enum {
     S_SOLE_TILT,  /* planted, animated sole flat: sole normal vs ground normal */
     S_SOLE_OK,    /* the same where the ankle's limit lets the sole lie on the ground */
     S_SOLE_PEEL,  /* the same, less the animated sole's own angle off its floor (>= 0) */
+    S_FOOT_TURN,  /* weight > 0 in the frame or the last: the solved foot's turn less the animated one's */
     S_COUNT
 };
 
 /* What one foot carries from its last row. */
 typedef struct foot_prev {
     int has;
-    float locked, pivot, anim_knee, solved_knee;
+    float locked, pivot, anim_knee, solved_knee, weight;
     cik_vec3 anim_heel, anim_toe, solved_toe, solved_point[CIK_FOOT_POINTS];
 } foot_prev;
 
@@ -219,6 +220,13 @@ static float angle_deg(cik_vec3 a, cik_vec3 b)
     return acosf(clampf(vec3_dot(a, b) / (la * lb), -1.0f, 1.0f)) * DEG;
 }
 
+/* The angle between two directions, by atan2 (exact near 0, where acos
+ * of the cosine loses the small turns of a frame). */
+static float turn_deg(cik_vec3 a, cik_vec3 b)
+{
+    return atan2f(vec3_length(vec3_cross(a, b)), vec3_dot(a, b)) * DEG;
+}
+
 /* The knee's bend: 0 straight. */
 static float knee_bend(const cik_vec3 p[RP_COUNT])
 {
@@ -252,7 +260,8 @@ static int foot_place(const foot_row *r)
     return place;
 }
 
-/* The measures that want the last frame: pivot, toe slide, knee pops. */
+/* The measures that want the last frame: pivot, toe slide, knee pops, the
+ * foot's turn (heel to toe) beyond the animated foot's. */
 static void add_motion(demo_measures *m, const foot_row *r, foot_prev *p, size_t i, float ak, float sk)
 {
     float speed = fminf(vec3_length(vec3_sub(r->anim[RP_HEEL], p->anim_heel)),
@@ -267,6 +276,12 @@ static void add_motion(demo_measures *m, const foot_row *r, foot_prev *p, size_t
     int piv = (int)r->pivot;
     if (r->locked > 0.5f && p->locked > 0.5f && r->pivot == p->pivot && piv >= 0 && piv < CIK_FOOT_POINTS)
         add(&m->s[S_LOCK_MOVE], vec3_length(vec3_sub(r->solved[RP_HEEL + piv], p->solved_point[piv])));
+    if (r->weight > 0.0f || p->weight > 0.0f) {
+        float solved = turn_deg(vec3_sub(p->solved_point[CIK_FOOT_TOE], p->solved_point[CIK_FOOT_HEEL]),
+                                vec3_sub(r->solved[RP_TOE], r->solved[RP_HEEL]));
+        float anim = turn_deg(vec3_sub(p->anim_toe, p->anim_heel), vec3_sub(r->anim[RP_TOE], r->anim[RP_HEEL]));
+        add(&m->s[S_FOOT_TURN], solved - anim);
+    }
 }
 
 void measures_add(demo_measures *m, const foot_row *r)
@@ -327,6 +342,7 @@ void measures_add(demo_measures *m, const foot_row *r)
         m->drop1[c] = r->pelvis_drop;
     }
     p->has = 1;
+    p->weight = r->weight;
     p->locked = r->locked;
     p->pivot = r->pivot;
     p->anim_knee = ak;
@@ -451,6 +467,8 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
     row(out, "still: toe slide per frame, p99 mm, anim -> solved", v, as.n, "no worse");
     snprintf(v, sizeof v, "%.2f", m->pop_frames ? 1000.0 * (double)m->pops / (double)m->pop_frames : 0.0);
     row(out, "knee pops (> 5 deg beyond the animation) per 1000", v, (size_t)m->pop_frames, "<= 2");
+    snprintf(v, sizeof v, "%.2f", pct(&m->s[S_FOOT_TURN], 0.99f));
+    row(out, "weighted: foot turn beyond the anim. per frame, p99 deg", v, m->s[S_FOOT_TURN].n, "(all)");
     snprintf(v, sizeof v, "%.1f -> %.1f %%", 100.0 * (double)sf.anim_straight / still,
              100.0 * (double)sf.solved_straight / still);
     row(out, "still: knee straight (< 8 deg), anim -> solved", v, (size_t)sf.still, "<= +2 points");

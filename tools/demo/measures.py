@@ -62,6 +62,25 @@ def bend(r, which):
     return angle(sub(knee, hip), sub(ankle, knee))
 
 
+def turn(a, b):
+    """The angle between two directions, degrees (atan2: exact near 0)."""
+    c = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    return math.degrees(math.atan2(norm(c), sum(x * y for x, y in zip(a, b))))
+
+
+def foot_turns(rs):
+    """One foot's rows in frame order: per frame with weight above 0 in it or
+    the last, the solved foot's turn (heel to toe) from the last frame less
+    the animated foot's, degrees."""
+    out = []
+    for q, r in zip(rs, rs[1:]):
+        if float(r["weight"]) > 0 or float(q["weight"]) > 0:
+            d = [turn(sub(vec(q, w + "_toe"), vec(q, w + "_heel")), sub(vec(r, w + "_toe"), vec(r, w + "_heel")))
+                 for w in ("solved", "anim")]
+            out.append(d[0] - d[1])
+    return out
+
+
 def p99(values):
     """Nearest rank, as the demo: index round(0.99 (n - 1)); None for none."""
     s = sorted(values)
@@ -82,10 +101,11 @@ def measures(rows, still_speed, flat):
     for r in rows:
         feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
     m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
-                         "spen", "tilt", "tiltok", "peel", "fhip", "fknee")}
+                         "spen", "tilt", "tiltok", "peel", "fhip", "fknee", "turn")}
     pops = pop_rows = still = still_planted = anim_straight = solved_straight = 0
     for (_, side), rs in sorted(feet.items()):
         slow = [False] * len(rs)
+        m["turn"] += foot_turns(rs)
         for i, r in enumerate(rs):
             pts = [vec(r, "solved_" + p) for p in POINTS]
             gap = [pts[k][1] - float(r[f"ground_{p}_y"]) for k, p in enumerate(POINTS)]
@@ -173,6 +193,7 @@ def measures(rows, still_speed, flat):
         ("still: toe slide per frame, p99 mm, anim -> solved", [mm_(m["aslide"]), mm_(m["sslide"])], mm),
         ("knee pops (> 5 deg beyond the animation) per 1000", [1000.0 * pops / pop_rows if pop_rows else None],
          per1000),
+        ("weighted: foot turn beyond the anim. per frame, p99 deg", [p99(m["turn"])], deg),
         ("still: knee straight (< 8 deg), anim -> solved", [of_still(anim_straight), of_still(solved_straight)], pct),
         ("pelvis drop 2nd difference, p99 / max, mm/frame^2",
          [mm_(m["drop2"]), 1e3 * max(m["drop2"]) if m["drop2"] else None], mm),
