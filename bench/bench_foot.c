@@ -1,6 +1,7 @@
 /*
  * The foot-placement frame: cik_foot_crowd_frame on a walking crowd
- * (foot_scene.h), 1,000 and 10,000 characters, one thread and all threads.
+ * (foot_scene.h), 256, 1,000 and 10,000 characters, one thread and all
+ * threads.
  *
  * Benchmark name: foot/frame/characters:N/threads:T/manual_time (T as in
  * bench_ccd.c: 1 = options.solver.threads 1, 0 = all). Each iteration copies
@@ -220,8 +221,10 @@ static void add_lod(int characters, int pattern)
 
 void bench_foot_register(int quick)
 {
-    static const int full_sizes[] = {1000, 10000};
-    int nsizes = quick ? 1 : 2;
+    static const int full_sizes[] = {1000, 10000, 256};
+    int nsizes = quick ? 1 : 3;
+    /* 256: just above the size from which the frame uses threads (crowd.c's
+     * PARALLEL_MIN_FEET) */
     for (int z = 0; z < nsizes; ++z) {
         add(full_sizes[z], 1);
         add(full_sizes[z], 0);

@@ -478,7 +478,7 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 
 /* Below this many feet the stages run on the calling thread (a parallel
  * region costs more than the work). */
-#define PARALLEL_MIN_FEET 2048
+#define PARALLEL_MIN_FEET 512
 /* The most a held knee's rate (place_a's dmin) changes the pelvis drop's
  * rate, in metres per second squared: 3 mm a frame squared at 60 Hz (2 and
  * 4 measured: docs/foot.md, Since 0.11.0). */
