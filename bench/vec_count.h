@@ -25,6 +25,7 @@ void count_op(int kind);
 
 typedef float cik_nf;
 typedef int cik_nm;
+typedef int32_t cik_ni;
 
 CIK_COUNT_FN cik_nf n_load(const float *p) { count_op(OP_LOAD); return *p; }
 CIK_COUNT_FN void n_store(float *p, cik_nf v) { count_op(OP_STORE); *p = v; }
@@ -56,5 +57,9 @@ CIK_COUNT_FN cik_nm m_not(cik_nm a) { return !a; }
 CIK_COUNT_FN cik_nm m_false(void) { return 0; }
 CIK_COUNT_FN int m_any(cik_nm a) { return a; }
 CIK_COUNT_FN int m_all(cik_nm a) { return a; }
+CIK_COUNT_FN cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride) { return (int32_t)row * stride + (int32_t)col; }
+CIK_COUNT_FN cik_ni n_load_ni(const int32_t *p) { return *p; }
+CIK_COUNT_FN void n_store_ni(int32_t *p, cik_ni v) { *p = v; }
+CIK_COUNT_FN cik_nf n_gather(const float *base, cik_ni idx, int32_t off) { count_op(OP_LOAD); return base[idx + off]; }
 
 #endif

@@ -199,6 +199,63 @@ static void check_masks(void)
     }
 }
 
+/* Cell indices and gathers: lane i's row * stride + column, and the
+ * float at that index plus an offset, against plain int arithmetic and
+ * loads, native and wide; indices near the int32 limit. */
+static void check_gather(void)
+{
+    enum { N = 4096 };
+    static float table[N];
+    for (int k = 0; k < N; ++k) table[k] = 0.5f * (float)k - 7.0f;
+    uint32_t seed = 777;
+    for (int rep = 0; rep < 500; ++rep) {
+        const int32_t stride = 1 + (int32_t)(rep % 63);
+        lanes col, row;
+        int32_t want[16];
+        for (int i = 0; i < L; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            int32_t r = (int32_t)((seed >> 8) % (uint32_t)(N / 64 - 2)) + 1, c = (int32_t)((seed >> 20) % (uint32_t)stride);
+            row.f[i] = (float)r;
+            col.f[i] = (float)c;
+            want[i] = r * stride + c;
+        }
+        cik_ni idx = n_cell(n_load(col.f), n_load(row.f), stride);
+        _Alignas(64) int32_t got[16];
+        n_store_ni(got, idx);
+        const int32_t off = (int32_t)(rep % 5) - 2;
+        lanes g = out(n_gather(table, n_load_ni(got), off));
+        for (int i = 0; i < L; ++i) {
+            CHECK(got[i] == want[i], "cell lane %d: %d, not %d", i, (int)got[i], (int)want[i]);
+            CHECK(same_bits(g.f[i], table[want[i] + off]), "gather lane %d (index %d + %d)", i, (int)want[i], (int)off);
+        }
+    }
+    /* the largest index a heightfield row may reach */
+    lanes col, row;
+    for (int i = 0; i < L; ++i) {
+        col.f[i] = (float)(46339 - i);
+        row.f[i] = 46339.0f;
+    }
+    _Alignas(64) int32_t big[16];
+    n_store_ni(big, n_cell(n_load(col.f), n_load(row.f), 46340));
+    for (int i = 0; i < L; ++i)
+        CHECK(big[i] == 46339 * 46340 + 46339 - i, "large cell lane %d: %d", i, (int)big[i]);
+    /* the wide layer */
+    _Alignas(64) float wc[CIK_LANES], wr[CIK_LANES];
+    _Alignas(64) int32_t wi[CIK_LANES];
+    for (int i = 0; i < CIK_LANES; ++i) {
+        wc[i] = (float)(i % 7);
+        wr[i] = (float)(1 + i);
+    }
+    vi c = v_cell(v_load(wc), v_load(wr), 9);
+    v_store_ni(wi, c);
+    _Alignas(64) float wg[CIK_LANES];
+    v_store(wg, v_gather(table, v_load_ni(wi), -9));
+    for (int i = 0; i < CIK_LANES; ++i) {
+        CHECK(wi[i] == (1 + i) * 9 + i % 7, "wide cell lane %d", i);
+        CHECK(same_bits(wg[i], table[i * 9 + i % 7]), "wide gather lane %d", i);
+    }
+}
+
 int main(void)
 {
     if (!cik_backend_available(CAT(CIK_BACKEND_, CIK_ISA_BACKEND))) {
@@ -208,6 +265,7 @@ int main(void)
     check_arithmetic();
     check_rsqrt();
     check_masks();
+    check_gather();
     if (failures) {
         fprintf(stderr, "vec_layer %s: %d checks failed\n", STR(CIK_ISA_BACKEND), failures);
         return 1;

@@ -902,8 +902,8 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
     if (stages & DO_GROUND)
         for (job->point = 0; job->point < (job->ahead > 0.0f ? FOOT_PROBES : CIK_FOOT_POINTS); ++job->point) {
             RUN(k, ground_cells, job, f0, f1);
-            cik__foot_ground_gather(job, hf, f0, f1);
             RUN(k, ground, job, f0, f1);
+            cik__foot_ground_border(job, hf, f0, f1);
         }
     if (stages & DO_PLACE) {
         RUN(k, place_a, job, f0, f1);
@@ -989,7 +989,7 @@ static void run_part(const frame_plan *fp, int c0, int c1)
     cik_foot_crowd *cr = fp->cr;
     const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
     const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
-    /* the blocks' scratch: on this thread's stack, 30 KiB, never allocated */
+    /* the blocks' scratch: on this thread's stack, 25 KiB, never allocated */
     _Alignas(64) float scratch[SCRATCH_COUNT][2 * BLOCK];
     cik__foot_job job;
     if (pa)
@@ -1007,9 +1007,15 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job.sx = hf->spacing_x;
         job.sz = hf->spacing_z;
         job.umax = (float)(hf->count_x - 1);
-        job.vmax = (float)(hf->count_z - 1);
+        /* the kernel's int32 sample indices reach rows below this; the
+         * rows past it (a heightfield of more than 2^31 samples) are
+         * sampled as the border's */
+        const int rows = (int)(INT32_MAX / hf->count_x) - 1;
+        job.vmax = (float)(hf->count_z - 1 < rows ? hf->count_z - 1 : rows);
         job.ix2 = 0.5f / hf->spacing_x;
         job.iz2 = 0.5f / hf->spacing_z;
+        job.heights = hf->heights;
+        job.row = hf->count_x;
     }
     settle_pool sp;
     sp.count = 0;

@@ -19,6 +19,7 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <stdint.h>
 
 /* Steepest ground slope (dh/dx, dh/dz) the normals are taken from: a
  * steeper one (a cliff between two samples, a spacing near FLT_MIN) is
@@ -115,32 +116,17 @@ enum {
  * character's pelvis and floor copied to both of its feet (lanes are feet), the hip's
  * offset from the pelvis in the world, the leg's comfortable reach, what
  * the foot needs of the pelvis drop, the drop; the ground stage's cell
- * fractions, 1 where the point needs the border-aware scalar sample, the
- * cell's column and row (int32), and the twelve heights the interior
- * formula reads (GATHER_* name them). Foot i is element i - s0 of a block's
- * scratch. The twelve heights streams are evenly spaced (the gather
- * writes h[g] at SCRATCH_GH's stream + g times the spacing): crowd.c
- * keeps the scratch as the rows of one array, CIK__FOOT_SCRATCH_ROW floats
- * long, the spacing the gather is fastest with. */
+ * fractions, 1 where the point needs the border-aware scalar sample, and
+ * the index of the cell's sample in the heights (int32). Foot i is element
+ * i - s0 of a block's scratch. */
 enum {
     SCRATCH_EPX, SCRATCH_EPY, SCRATCH_EPZ, SCRATCH_EQX, SCRATCH_EQY, SCRATCH_EQZ, SCRATCH_EQW, SCRATCH_EFLOOR,
     SCRATCH_HOX, SCRATCH_HOY, SCRATCH_HOZ, SCRATCH_LIM, SCRATCH_NEED, SCRATCH_DROP, SCRATCH_REST, SCRATCH_PVX, SCRATCH_PVY, SCRATCH_PVZ,
     SCRATCH_DMIN, /* the least drop that keeps a held knee from straightening faster than held_knee_speed */
     SCRATCH_DMAX, /* the most drop that keeps a held knee from bending faster than held_knee_speed */
     SCRATCH_LIVE, /* level of detail: 1 where the foot's character is on (job->on set) */
-    SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIX, SCRATCH_GIZ, SCRATCH_GH,
-    SCRATCH_COUNT = SCRATCH_GH + 12
-};
-
-/* The length of a block's scratch rows in crowd.c (2 BLOCK feet). */
-#define CIK__FOOT_SCRATCH_ROW 256
-
-/* The twelve heights around a point in cell (ix, iz), p = row iz, q = row
- * iz + 1: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1], q[2], p[-row],
- * p[1 - row], q[row], q[row + 1]. */
-enum {
-    GATHER_PM1, GATHER_P0, GATHER_P1, GATHER_P2, GATHER_QM1, GATHER_Q0, GATHER_Q1, GATHER_Q2,
-    GATHER_PUP0, GATHER_PUP1, GATHER_QDN0, GATHER_QDN1
+    SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIDX,
+    SCRATCH_COUNT
 };
 
 /* A prepared limit: the batch's own (internal.h's joint streams CIK__LTYPE
@@ -216,9 +202,12 @@ typedef struct cik__foot_job {
     float ahead; /* swing_lookahead in frames (0: off, also with swing_lift 0) */
     float skate; /* skate_height in the crowd's units (0: off) */
     /* ground: the grid (origin, spacing, last cell a point may start an
-     * interior sample in) and 1 / (2 spacing) */
+     * interior sample in), 1 / (2 spacing), the heights and their row
+     * length */
     float ox, oz, sx, sz, umax, vmax;
     float ix2, iz2;
+    const float *heights;
+    int32_t row;
     int point; /* the ground passes' point (CIK_FOOT_HEEL, _BALL, _TOE) */
     /* level of detail: the crowd's enable bytes (one per character) while a
      * group with characters off runs, else NULL; the ground gather skips
@@ -297,7 +286,7 @@ typedef struct cik__foot_kernel {
     int lanes;
     cik__foot_fn probe;   /* stage 1 */
     cik__foot_fn ground_cells; /* stage 2 first: each point's cell, border or not */
-    cik__foot_fn ground;  /* stage 2 from the gathered heights */
+    cik__foot_fn ground;  /* stage 2: the interior points' heights and normals */
     cik__foot_fn place_a; /* stage 3 before the pelvis drop: targets, desired feet, needs */
     cik__foot_fn place_b; /* stage 3 after it: roots, pulled-in targets, start poses */
     cik__foot_fn align;   /* stage 5 */
@@ -313,11 +302,10 @@ typedef struct cik__foot_kernel {
 extern const cik__foot_kernel cik__foot_kernel_scalar;
 
 /* The ground stage's scalar part (heightfield.c) for feet [begin, end) of
- * the job's block and its point job->point, after ground_cells: the
- * SCRATCH_GH heights of the interior points' cells; a point near the
- * border (SCRATCH_GBORDER 1) is sampled here in full, into the contact
- * streams. */
-void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
+ * the job's block and its point job->point, after the kernel's ground
+ * pass: the points near the border (SCRATCH_GBORDER 1) sampled in full,
+ * into the contact streams. */
+void cik__foot_ground_border(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end);
 
 /* Shared by the biped crowd (crowd.c) and the herd (herd.c): the foot
  * options' ranges (the solver's own are cik_solve's), and the allocator

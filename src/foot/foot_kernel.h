@@ -564,10 +564,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
     }
 }
 
-/* Stage 2, first pass (for the job's point of every foot): each probe point's cell and its position in it, as
- * heightfield.c's interior test and formula have them (the same division,
- * floor(u) = (int)u for u >= 1); a point outside the interior is marked
- * for the border-aware scalar sample and its cell is not used. */
+/* Stage 2, first pass (for the job's point of every foot): each probe
+ * point's cell, as the index of its sample in the heights, and its
+ * position in it, as heightfield.c's interior test and formula have them
+ * (the same division, floor(u) = (int)u for u >= 1); a point outside the
+ * interior is marked for the border-aware scalar sample and gets cell (1,
+ * 1), whose twelve heights are in any grid that has an interior point
+ * (k_ground reads them only then). */
 static void k_ground_cells(const cik__foot_job *job, int begin, int end)
 {
     const float *const *cF = (const float *const *)job->f;
@@ -576,35 +579,67 @@ static void k_ground_cells(const cik__foot_job *job, int begin, int end)
     for (int i = begin; i < end; i += CIK_LANES) {
         vf u = v_div(v_sub(ld(cF, FOOT_PROBEX + job->point, i), ox), sx), v = v_div(v_sub(ld(cF, FOOT_PROBEZ + job->point, i), oz), sz);
         vm inside = w_and(w_and(v_ge(u, one), v_lt(u, umax)), w_and(v_ge(v, one), v_lt(v, vmax)));
-        /* border lanes (NaN included) get cell (1, 1): never read */
+        /* border lanes (NaN included) get cell (1, 1) */
         u = v_sel(inside, u, one);
         v = v_sel(inside, v, one);
         vf fu = v_floor(u), fv = v_floor(v);
         sst(job, SCRATCH_GU, i, v_sub(u, fu));
         sst(job, SCRATCH_GV, i, v_sub(v, fv));
         sst(job, SCRATCH_GBORDER, i, v_sel(inside, v_set1(0.0f), one));
-        v_store_i32((int32_t *)job->s[SCRATCH_GIX] + (i - job->s0), fu);
-        v_store_i32((int32_t *)job->s[SCRATCH_GIZ] + (i - job->s0), fv);
+        v_store_ni((int32_t *)job->s[SCRATCH_GIDX] + (i - job->s0), v_cell(fu, fv, job->row));
     }
 }
 
 /* heightfield.c's hf_slope: a slope within +-CIK__HF_MAX_SLOPE. */
 CIK_INLINE vf slope(vf g) { return v_max(v_min(g, v_set1(CIK__HF_MAX_SLOPE)), v_set1(-CIK__HF_MAX_SLOPE)); }
 
-/* Stage 2 after cik__foot_ground_gather: heightfield.c's formula for a
- * point away from the border (bilinear height; the per-sample normals from
- * central differences, interpolated, renormalised) on the gathered heights;
- * points the gather sampled itself (SCRATCH_GBORDER) keep what it wrote. */
+/* The twelve heights k_ground gathers around a point's cell, p its sample
+ * and q the one below it: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1],
+ * q[2], p[-row], p[1 - row], q[row], q[row + 1]. */
+enum {
+    GATHER_PM1, GATHER_P0, GATHER_P1, GATHER_P2, GATHER_QM1, GATHER_Q0, GATHER_Q1, GATHER_Q2,
+    GATHER_PUP0, GATHER_PUP1, GATHER_QDN0, GATHER_QDN1
+};
+
+/* Points ahead whose rows k_ground prefetches: a large heightfield is
+ * mostly not in the cache, and the four rows a point reads are four
+ * misses, which then overlap. */
+#define GROUND_AHEAD 16
+
+/* Stage 2 after k_ground_cells: heightfield.c's formula for a point away
+ * from the border (bilinear height; the per-sample normals from central
+ * differences, interpolated, renormalised) on the twelve heights around
+ * its cell, gathered from the heights (p = the cell's sample, q = the one
+ * below it: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1], q[2], p[-row],
+ * p[1 - row], q[row], q[row + 1]); points near the border
+ * (SCRATCH_GBORDER) get what cik__foot_ground_border writes after it. */
 static void k_ground(const cik__foot_job *job, int begin, int end)
 {
     float *const *F = job->f;
-    const float *const *cF = (const float *const *)F;
     const int pt = job->point;
     const vf ix2 = v_set1(job->ix2), iz2 = v_set1(job->iz2), one = v_set1(1.0f), z = v_set1(0.0f);
+    const float *hs = job->heights;
+    const int32_t row = job->row;
+    const int32_t *cell = (const int32_t *)job->s[SCRATCH_GIDX] - job->s0;
+    const float *border = job->s[SCRATCH_GBORDER] - job->s0;
     for (int i = begin; i < end; i += CIK_LANES) {
+        for (int a = i + GROUND_AHEAD; a < i + GROUND_AHEAD + CIK_LANES && a < end; ++a) {
+            if (border[a] != 0.0f) continue;
+            const float *p = hs + cell[a];
+            __builtin_prefetch(p - row);
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + row);
+            __builtin_prefetch(p + 2 * row);
+        }
         vf fu = sld(job, SCRATCH_GU, i), fv = sld(job, SCRATCH_GV, i);
         vf h[12];
-        for (int g = 0; g < 12; ++g) h[g] = sld(job, SCRATCH_GH + g, i);
+        if (w_all(v_gt(sld(job, SCRATCH_GBORDER, i), z))) { /* no interior point: maybe no interior */
+            for (int g = 0; g < 12; ++g) h[g] = z;
+        } else {
+            const vi c = v_load_ni(cell + i);
+            const int32_t off[12] = {-1, 0, 1, 2, row - 1, row, row + 1, row + 2, -row, 1 - row, 2 * row, 2 * row + 1};
+            for (int g = 0; g < 12; ++g) h[g] = v_gather(hs, c, off[g]);
+        }
         vf gu = v_sub(one, fu), gv = v_sub(one, fv);
         vf w00 = v_mul(gu, gv), w10 = v_mul(fu, gv), w01 = v_mul(gu, fv), w11 = v_mul(fu, fv);
         vf height = v_fma(w00, h[GATHER_P0], v_fma(w10, h[GATHER_P1], v_fma(w01, h[GATHER_Q0], v_mul(w11, h[GATHER_Q1]))));
@@ -621,11 +656,10 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf nz = v_neg(v_fma(a, gz00, v_fma(b, gz10, v_fma(c, gz01, v_mul(d, gz11)))));
         vf n2 = v_fma(nx, nx, v_fma(ny, ny, v_mul(nz, nz)));
         vf k = v_sel(v_gt(n2, z), v_rsqrt(v_max(n2, v_set1(K_TINY))), one);
-        vm border = v_gt(sld(job, SCRATCH_GBORDER, i), z);
-        pstore(job, F[FOOT_CY + pt], i, v_sel(border, ld(cF, FOOT_CY + pt, i), height));
-        pstore(job, F[FOOT_CNX + pt], i, v_sel(border, ld(cF, FOOT_CNX + pt, i), v_mul(nx, k)));
-        pstore(job, F[FOOT_CNY + pt], i, v_sel(border, ld(cF, FOOT_CNY + pt, i), v_mul(ny, k)));
-        pstore(job, F[FOOT_CNZ + pt], i, v_sel(border, ld(cF, FOOT_CNZ + pt, i), v_mul(nz, k)));
+        pstore(job, F[FOOT_CY + pt], i, height);
+        pstore(job, F[FOOT_CNX + pt], i, v_mul(nx, k));
+        pstore(job, F[FOOT_CNY + pt], i, v_mul(ny, k));
+        pstore(job, F[FOOT_CNZ + pt], i, v_mul(nz, k));
     }
 }
 

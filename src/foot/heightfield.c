@@ -167,91 +167,21 @@ cik_status cik_heightfield_sample_many(const cik_heightfield *hf, int count, con
     return CIK_OK;
 }
 
-/* Points ahead whose rows the gather prefetches. */
-#define GATHER_AHEAD 16
-
-/* The four rows a point's interior formula reads (p: its cell's sample). */
-static inline void prefetch_rows(const float *p, ptrdiff_t row)
+/* The ground stage's scalar part (foot_internal.h), after the kernel's
+ * ground pass: the points near the border (and, on a heightfield larger
+ * than int32 indices reach, beyond the rows they do) sampled in full. */
+void cik__foot_ground_border(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end)
 {
-    __builtin_prefetch(p - row);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + row);
-    __builtin_prefetch(p + 2 * row);
-}
-
-/* The ground stage's scalar part for the heights streams h[g] = h0 + g *
- * stride (inlined with a constant stride, every store is one
- * instruction): per point, the twelve heights of the interior formula read
- * straight from the rows (a gather), or, near the border, the point
- * sampled in full. Each point's cell address is worked out once, when its
- * rows are prefetched GATHER_AHEAD points earlier: a large heightfield is
- * mostly not in the cache, and the four rows a point reads are four
- * misses, which then overlap. */
-static inline void gather_rows(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end, float *h0,
-                               ptrdiff_t stride)
-{
-    const ptrdiff_t row = hf->count_x;
     float *const *f = job->f;
     const int pt = job->point;
     const float *border = job->s[SCRATCH_GBORDER] - job->s0;
-    const int32_t *cx = (const int32_t *)job->s[SCRATCH_GIX] - job->s0, *cz = (const int32_t *)job->s[SCRATCH_GIZ] - job->s0;
-    /* the cells of the points ahead (a border point's cell, (1, 1), is in
-     * the grid and never read) */
     const unsigned char *on = job->on;
-    const float *at[GATHER_AHEAD];
-    for (int k = 0; k < GATHER_AHEAD && begin + k < end; ++k) {
-        at[k] = hf->heights + (ptrdiff_t)cz[begin + k] * row + cx[begin + k];
-        if (border[begin + k] == 0.0f && (!on || on[(begin + k) >> 1])) prefetch_rows(at[k], row);
-    }
     for (int i = begin; i < end; ++i) {
-        const unsigned slot = (unsigned)(i - begin) % GATHER_AHEAD;
-        const float *p = at[slot];
-        const int ahead = i + GATHER_AHEAD;
-        if (ahead < end) {
-            at[slot] = hf->heights + (ptrdiff_t)cz[ahead] * row + cx[ahead];
-            if (border[ahead] == 0.0f && (!on || on[ahead >> 1])) prefetch_rows(at[slot], row);
-        }
-        float *h = h0 + i;
-        if (on && !on[i >> 1]) {
-            /* an off character's foot: flat ground for its lane */
-            for (int g = 0; g < 12; ++g) h[g * stride] = 0.0f;
-            continue;
-        }
-        if (border[i] == 0.0f) {
-            const float *q = p + row;
-            h[GATHER_PM1 * stride] = p[-1];
-            h[GATHER_P0 * stride] = p[0];
-            h[GATHER_P1 * stride] = p[1];
-            h[GATHER_P2 * stride] = p[2];
-            h[GATHER_QM1 * stride] = q[-1];
-            h[GATHER_Q0 * stride] = q[0];
-            h[GATHER_Q1 * stride] = q[1];
-            h[GATHER_Q2 * stride] = q[2];
-            h[GATHER_PUP0 * stride] = p[-row];
-            h[GATHER_PUP1 * stride] = p[1 - row];
-            h[GATHER_QDN0 * stride] = q[row];
-            h[GATHER_QDN1 * stride] = q[row + 1];
-            continue;
-        }
+        if (border[i] == 0.0f || (on && !on[i >> 1])) continue;
         cik_vec3 n;
         hf_sample(hf, f[FOOT_PROBEX + pt][i], f[FOOT_PROBEZ + pt][i], &f[FOOT_CY + pt][i], &n);
         f[FOOT_CNX + pt][i] = n.x;
         f[FOOT_CNY + pt][i] = n.y;
         f[FOOT_CNZ + pt][i] = n.z;
-        /* flat ground for the kernel's lane, whose result is not kept */
-        for (int g = 0; g < 12; ++g) h[g * stride] = 0.0f;
     }
-}
-
-/* The ground stage's scalar part (foot_internal.h), after the kernel found
- * the cells. The twelve heights streams are evenly spaced (foot_internal.h);
- * at crowd.c's spacing, CIK__FOOT_SCRATCH_ROW, the stride is a constant. */
-void cik__foot_ground_gather(const cik__foot_job *job, const cik_heightfield *hf, int begin, int end)
-{
-    float *h0 = job->s[SCRATCH_GH] - job->s0;
-    const ptrdiff_t stride = job->s[SCRATCH_GH + 1] - job->s[SCRATCH_GH];
-    if (stride == CIK__FOOT_SCRATCH_ROW)
-        gather_rows(job, hf, begin, end, h0, CIK__FOOT_SCRATCH_ROW);
-    else
-        gather_rows(job, hf, begin, end, h0, stride);
 }

@@ -18,6 +18,8 @@
 
 typedef __m256 cik_nf;
 typedef __m256 cik_nm;
+/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+typedef __m256i cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return _mm256_load_ps(p); }
 CIK_INLINE void n_store(float *p, cik_nf v) { _mm256_store_ps(p, v); }
@@ -55,5 +57,17 @@ CIK_INLINE cik_nm m_not(cik_nm a) { return _mm256_xor_ps(a, _mm256_castsi256_ps(
 CIK_INLINE cik_nm m_false(void) { return _mm256_setzero_ps(); }
 CIK_INLINE int m_any(cik_nm a) { return _mm256_movemask_ps(a) != 0; }
 CIK_INLINE int m_all(cik_nm a) { return _mm256_movemask_ps(a) == 0xFF; }
+/* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
+ * result within int32); base[idx_i + off]. */
+CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
+{
+    return _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvttps_epi32(row), _mm256_set1_epi32(stride)), _mm256_cvttps_epi32(col));
+}
+CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return _mm256_load_si256((const __m256i *)p); }
+CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { _mm256_store_si256((__m256i *)p, v); }
+CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+{
+    return _mm256_i32gather_ps(base, _mm256_add_epi32(idx, _mm256_set1_epi32(off)), 4);
+}
 
 #endif

@@ -18,6 +18,8 @@
 
 typedef __m512 cik_nf;
 typedef __mmask16 cik_nm;
+/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+typedef __m512i cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return _mm512_load_ps(p); }
 CIK_INLINE void n_store(float *p, cik_nf v) { _mm512_store_ps(p, v); }
@@ -55,5 +57,17 @@ CIK_INLINE cik_nm m_not(cik_nm a) { return (cik_nm)~a; }
 CIK_INLINE cik_nm m_false(void) { return 0; }
 CIK_INLINE int m_any(cik_nm a) { return a != 0; }
 CIK_INLINE int m_all(cik_nm a) { return a == 0xFFFF; }
+/* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
+ * result within int32); base[idx_i + off]. */
+CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
+{
+    return _mm512_add_epi32(_mm512_mullo_epi32(_mm512_cvttps_epi32(row), _mm512_set1_epi32(stride)), _mm512_cvttps_epi32(col));
+}
+CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return _mm512_load_si512((const void *)p); }
+CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { _mm512_store_si512((void *)p, v); }
+CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+{
+    return _mm512_i32gather_ps(_mm512_add_epi32(idx, _mm512_set1_epi32(off)), base, 4);
+}
 
 #endif

@@ -19,6 +19,8 @@
 
 typedef float32x4_t cik_nf;
 typedef uint32x4_t cik_nm;
+/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+typedef int32x4_t cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return vld1q_f32(p); }
 CIK_INLINE void n_store(float *p, cik_nf v) { vst1q_f32(p, v); }
@@ -56,5 +58,21 @@ CIK_INLINE cik_nm m_not(cik_nm a) { return vmvnq_u32(a); }
 CIK_INLINE cik_nm m_false(void) { return vdupq_n_u32(0); }
 CIK_INLINE int m_any(cik_nm a) { return vmaxvq_u32(a) != 0; }
 CIK_INLINE int m_all(cik_nm a) { return vminvq_u32(a) != 0; }
+/* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
+ * result within int32); base[idx_i + off] (no gather instruction: four
+ * loads). */
+CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
+{
+    return vmlaq_n_s32(vcvtq_s32_f32(col), vcvtq_s32_f32(row), stride);
+}
+CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return vld1q_s32(p); }
+CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { vst1q_s32(p, v); }
+CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+{
+    const int32x4_t k = vaddq_s32(idx, vdupq_n_s32(off));
+    float r[4] = {base[vgetq_lane_s32(k, 0)], base[vgetq_lane_s32(k, 1)], base[vgetq_lane_s32(k, 2)],
+                  base[vgetq_lane_s32(k, 3)]};
+    return vld1q_f32(r);
+}
 
 #endif

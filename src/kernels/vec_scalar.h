@@ -14,6 +14,8 @@
 
 typedef float cik_nf;
 typedef int cik_nm;
+/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+typedef int32_t cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return *p; }
 CIK_INLINE void n_store(float *p, cik_nf v) { *p = v; }
@@ -45,5 +47,11 @@ CIK_INLINE cik_nm m_not(cik_nm a) { return !a; }
 CIK_INLINE cik_nm m_false(void) { return 0; }
 CIK_INLINE int m_any(cik_nm a) { return a; }
 CIK_INLINE int m_all(cik_nm a) { return a; }
+/* row * stride + col (whole numbers >= 0, the result within int32);
+ * base[idx + off]. */
+CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride) { return (int32_t)row * stride + (int32_t)col; }
+CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return *p; }
+CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { *p = v; }
+CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off) { return base[idx + off]; }
 
 #endif

@@ -18,6 +18,8 @@
 
 typedef __m128 cik_nf;
 typedef __m128 cik_nm;
+/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+typedef __m128i cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return _mm_load_ps(p); }
 CIK_INLINE void n_store(float *p, cik_nf v) { _mm_store_ps(p, v); }
@@ -55,5 +57,20 @@ CIK_INLINE cik_nm m_not(cik_nm a) { return _mm_xor_ps(a, _mm_castsi128_ps(_mm_se
 CIK_INLINE cik_nm m_false(void) { return _mm_setzero_ps(); }
 CIK_INLINE int m_any(cik_nm a) { return _mm_movemask_ps(a) != 0; }
 CIK_INLINE int m_all(cik_nm a) { return _mm_movemask_ps(a) == 0xF; }
+/* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
+ * result within int32); base[idx_i + off] (no gather instruction: four
+ * loads). */
+CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
+{
+    return _mm_add_epi32(_mm_mullo_epi32(_mm_cvttps_epi32(row), _mm_set1_epi32(stride)), _mm_cvttps_epi32(col));
+}
+CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return _mm_load_si128((const __m128i *)p); }
+CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { _mm_store_si128((__m128i *)p, v); }
+CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+{
+    const __m128i k = _mm_add_epi32(idx, _mm_set1_epi32(off));
+    return _mm_setr_ps(base[_mm_extract_epi32(k, 0)], base[_mm_extract_epi32(k, 1)], base[_mm_extract_epi32(k, 2)],
+                       base[_mm_extract_epi32(k, 3)]);
+}
 
 #endif

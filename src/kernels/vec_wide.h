@@ -16,6 +16,7 @@
 
 typedef struct { cik_nf v[CIK_IL]; } vf;
 typedef struct { cik_nm m[CIK_IL]; } vm;
+typedef struct { cik_ni v[CIK_IL]; } vi;
 
 #define CIK_EACH for (int i_ = 0; i_ < CIK_IL; ++i_)
 
@@ -47,5 +48,15 @@ CIK_INLINE vm w_not(vm a) { vm r; CIK_EACH r.m[i_] = m_not(a.m[i_]); return r; }
 CIK_INLINE vm w_false(void) { vm r; CIK_EACH r.m[i_] = m_false(); return r; }
 CIK_INLINE int w_any(vm a) { int r = 0; CIK_EACH r |= m_any(a.m[i_]); return r; }
 CIK_INLINE int w_all(vm a) { int r = 1; CIK_EACH r &= m_all(a.m[i_]); return r; }
+
+CIK_INLINE vi v_cell(vf col, vf row, int32_t stride) { vi r; CIK_EACH r.v[i_] = n_cell(col.v[i_], row.v[i_], stride); return r; }
+CIK_INLINE vi v_load_ni(const int32_t *p) { vi r; CIK_EACH r.v[i_] = n_load_ni(p + i_ * CIK_NATIVE_LANES); return r; }
+CIK_INLINE void v_store_ni(int32_t *p, vi a) { CIK_EACH n_store_ni(p + i_ * CIK_NATIVE_LANES, a.v[i_]); }
+CIK_INLINE vf v_gather(const float *base, vi idx, int32_t off)
+{
+    vf r;
+    CIK_EACH r.v[i_] = n_gather(base, idx.v[i_], off);
+    return r;
+}
 
 #endif
