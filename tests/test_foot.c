@@ -578,8 +578,8 @@ T_BACKEND_TEST(foot, frame_equals_its_stages)
     }
 }
 
-/* The ground stage (vector cells, scalar gather, vector finish; the border
- * in full scalar code) gives what cik_heightfield_sample gives, on every
+/* The ground stage (vector cells, gathers and finish; the border in full
+ * scalar code) gives what cik_heightfield_sample gives, on every
  * backend: points all over the grid, on its border cells, outside it. */
 T_BACKEND_TEST(foot, ground_stage_matches_the_sampler)
 {
@@ -948,6 +948,56 @@ Test(heightfield, huge_grids_are_refused_or_read_inside)
                                   isfinite(sc.s.contact_ny[p][f]),
                               "%s: probe (%g, %g): height %g", cik_backend_name((cik_backend)be), sc.s.probe_x[p][f],
                               sc.s.probe_z[p][f], sc.s.contact_y[p][f]);
+            cik_foot_crowd_destroy(sc.crowd);
+        }
+        munmap(g.base, g.bytes);
+    }
+}
+
+/* Small grids in guarded memory (a read past either end faults): the
+ * ground stage's gathers of the interior points' twelve heights (cells up
+ * to the last interior one, whose heights reach the last row and column)
+ * read inside the grid and give what cik_heightfield_sample gives, on
+ * every backend; grids with no interior cell at all (4 samples across)
+ * gather nothing. */
+Test(heightfield, ground_stage_reads_small_grids_inside)
+{
+    static const int sizes[][2] = {{4, 4}, {5, 5}, {5, 9}, {9, 5}, {6, 7}, {4, 40}, {40, 4}, {33, 17}};
+    enum { CHARS = 203 };
+    for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); ++s) {
+        const int cx = sizes[s][0], cz = sizes[s][1];
+        guarded g = guarded_heights((size_t)cx, (size_t)cz, 1);
+        for (int k = 0; k < cx * cz; ++k) g.heights[k] = 0.05f * (float)((k * 7919) % 13) - 0.3f;
+        cik_heightfield hf = {-1.0f, 2.0f, 0.5f, 0.25f, cx, cz, g.heights};
+        cr_assert_eq(cik_heightfield_validate(&hf), CIK_OK);
+        const float w = 0.5f * (float)(cx - 1), d = 0.25f * (float)(cz - 1);
+        for (int be = CIK_BACKEND_REFERENCE; be < CIK_BACKEND_COUNT; ++be) {
+            if (!cik_backend_available((cik_backend)be)) continue;
+            scene sc;
+            scene_init(&sc, CHARS);
+            cik_foot_options o = cik_foot_default_options();
+            o.solver.backend = (cik_backend)be;
+            const int F = 2 * CHARS;
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                for (int f = 0; f < F; ++f) {
+                    /* over the grid and a cell beyond it, each point its own */
+                    int i = f + p * F;
+                    double a = i * 0.6180339887, b = i * 0.7548776662;
+                    sc.s.probe_x[p][f] = -1.5f + (w + 1.0f) * (float)(a - (int)a);
+                    sc.s.probe_z[p][f] = 1.75f + (d + 0.5f) * (float)(b - (int)b);
+                }
+            cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+                for (int f = 0; f < F; ++f) {
+                    float h, x = sc.s.probe_x[p][f], z = sc.s.probe_z[p][f];
+                    cik_vec3 n;
+                    cr_assert_eq(cik_heightfield_sample(&hf, x, z, &h, &n), CIK_OK);
+                    float dn = fabsf(n.x - sc.s.contact_nx[p][f]) + fabsf(n.y - sc.s.contact_ny[p][f]) +
+                               fabsf(n.z - sc.s.contact_nz[p][f]);
+                    cr_assert(fabsf(h - sc.s.contact_y[p][f]) <= 1e-6f && dn <= 1e-5f,
+                              "%s, %d x %d grid: point (%g, %g): height %g, the sampler %g",
+                              cik_backend_name((cik_backend)be), cx, cz, x, z, sc.s.contact_y[p][f], h);
+                }
             cik_foot_crowd_destroy(sc.crowd);
         }
         munmap(g.base, g.bytes);
