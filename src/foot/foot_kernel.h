@@ -609,9 +609,7 @@ enum {
 /* Stage 2 after k_ground_cells: heightfield.c's formula for a point away
  * from the border (bilinear height; the per-sample normals from central
  * differences, interpolated, renormalised) on the twelve heights around
- * its cell, gathered from the heights (p = the cell's sample, q = the one
- * below it: p[-1], p[0], p[1], p[2], q[-1], q[0], q[1], q[2], p[-row],
- * p[1 - row], q[row], q[row + 1]); points near the border
+ * its cell (GATHER_*), gathered from the heights; points near the border
  * (SCRATCH_GBORDER) get what cik__foot_ground_border writes after it. */
 static void k_ground(const cik__foot_job *job, int begin, int end)
 {
