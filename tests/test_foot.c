@@ -578,6 +578,38 @@ T_BACKEND_TEST(foot, frame_equals_its_stages)
     }
 }
 
+/* Every probe of the scene's F feet on a low-discrepancy walk over
+ * [x0, x0 + w] by [z0, z0 + d], each point its own. */
+static void probe_walk(scene *sc, int F, float x0, float w, float z0, float d)
+{
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+        for (int f = 0; f < F; ++f) {
+            int i = f + p * F;
+            double a = i * 0.6180339887, b = i * 0.7548776662;
+            sc->s.probe_x[p][f] = x0 + w * (float)(a - (int)a);
+            sc->s.probe_z[p][f] = z0 + d * (float)(b - (int)b);
+        }
+}
+
+/* The ground stage's heights and normals at every probe of the scene's F
+ * feet are cik_heightfield_sample's (1e-6 height, 1e-5 normal). */
+static void assert_ground_is_the_samplers(const scene *sc, int F, const cik_heightfield *hf, int be)
+{
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+        for (int f = 0; f < F; ++f) {
+            float h, x = sc->s.probe_x[p][f], z = sc->s.probe_z[p][f];
+            cik_vec3 n;
+            cr_assert_eq(cik_heightfield_sample(hf, x, z, &h, &n), CIK_OK);
+            float dn = fabsf(n.x - sc->s.contact_nx[p][f]) + fabsf(n.y - sc->s.contact_ny[p][f]) +
+                       fabsf(n.z - sc->s.contact_nz[p][f]);
+            cr_assert(fabsf(h - sc->s.contact_y[p][f]) <= 1e-6f && dn <= 1e-5f,
+                      "%s, %d x %d grid: foot %d point %d (%g, %g): height %g normal (%g %g %g), the sampler %g "
+                      "(%g %g %g)",
+                      cik_backend_name((cik_backend)be), hf->count_x, hf->count_z, f, p, x, z, sc->s.contact_y[p][f],
+                      sc->s.contact_nx[p][f], sc->s.contact_ny[p][f], sc->s.contact_nz[p][f], h, n.x, n.y, n.z);
+        }
+}
+
 /* The ground stage (vector cells, gathers and finish; the border in full
  * scalar code) gives what cik_heightfield_sample gives, on every
  * backend: points all over the grid, on its border cells, outside it. */
@@ -590,28 +622,14 @@ T_BACKEND_TEST(foot, ground_stage_matches_the_sampler)
     cik_foot_options o = cik_foot_default_options();
     o.solver.backend = (cik_backend)be;
     const int F = 2 * CHARS;
-    for (int p = 0; p < CIK_FOOT_POINTS; ++p)
-        for (int f = 0; f < F; ++f) {
-            /* a low-discrepancy walk over [-11, 11]^2 (the grid is
-             * [-10, 10]), each point its own */
-            int i = f + p * F;
-            sc.s.probe_x[p][f] = -11.0f + 22.0f * (float)((i * 0.6180339887) - (int)(i * 0.6180339887));
-            sc.s.probe_z[p][f] = -11.0f + 22.0f * (float)((i * 0.7548776662) - (int)(i * 0.7548776662));
-        }
+    /* over [-11, 11]^2 (the grid is [-10, 10]) */
+    probe_walk(&sc, F, -11.0f, 22.0f, -11.0f, 22.0f);
     cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
+    assert_ground_is_the_samplers(&sc, F, &hf, be);
     int border = 0;
     for (int p = 0; p < CIK_FOOT_POINTS; ++p)
         for (int f = 0; f < F; ++f) {
-            float h, x = sc.s.probe_x[p][f], z = sc.s.probe_z[p][f];
-            cik_vec3 n;
-            cr_assert_eq(cik_heightfield_sample(&hf, x, z, &h, &n), CIK_OK);
-            float dn = fabsf(n.x - sc.s.contact_nx[p][f]) + fabsf(n.y - sc.s.contact_ny[p][f]) +
-                       fabsf(n.z - sc.s.contact_nz[p][f]);
-            cr_assert(fabsf(h - sc.s.contact_y[p][f]) <= 1e-6f && dn <= 1e-5f,
-                      "%s: foot %d point %d (%g, %g): height %g normal (%g %g %g), the sampler %g (%g %g %g)",
-                      cik_backend_name((cik_backend)be), f, p, x, z, sc.s.contact_y[p][f], sc.s.contact_nx[p][f],
-                      sc.s.contact_ny[p][f], sc.s.contact_nz[p][f], h, n.x, n.y, n.z);
-            float u = (x + 10.0f) / 0.25f, v = (z + 10.0f) / 0.25f;
+            float u = (sc.s.probe_x[p][f] + 10.0f) / 0.25f, v = (sc.s.probe_z[p][f] + 10.0f) / 0.25f;
             border += !(u >= 1.0f && u < HN - 3.0f && v >= 1.0f && v < HN - 3.0f);
         }
     cr_assert_gt(border, 3 * F / 10, "too few points on the border or outside");
@@ -978,26 +996,10 @@ Test(heightfield, ground_stage_reads_small_grids_inside)
             cik_foot_options o = cik_foot_default_options();
             o.solver.backend = (cik_backend)be;
             const int F = 2 * CHARS;
-            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
-                for (int f = 0; f < F; ++f) {
-                    /* over the grid and a cell beyond it, each point its own */
-                    int i = f + p * F;
-                    double a = i * 0.6180339887, b = i * 0.7548776662;
-                    sc.s.probe_x[p][f] = -1.5f + (w + 1.0f) * (float)(a - (int)a);
-                    sc.s.probe_z[p][f] = 1.75f + (d + 0.5f) * (float)(b - (int)b);
-                }
+            /* over the grid and a cell beyond it */
+            probe_walk(&sc, F, -1.5f, w + 1.0f, 1.75f, d + 0.5f);
             cr_assert_eq(cik_foot_crowd_ground_heightfield(sc.crowd, &hf, &o), CIK_OK);
-            for (int p = 0; p < CIK_FOOT_POINTS; ++p)
-                for (int f = 0; f < F; ++f) {
-                    float h, x = sc.s.probe_x[p][f], z = sc.s.probe_z[p][f];
-                    cik_vec3 n;
-                    cr_assert_eq(cik_heightfield_sample(&hf, x, z, &h, &n), CIK_OK);
-                    float dn = fabsf(n.x - sc.s.contact_nx[p][f]) + fabsf(n.y - sc.s.contact_ny[p][f]) +
-                               fabsf(n.z - sc.s.contact_nz[p][f]);
-                    cr_assert(fabsf(h - sc.s.contact_y[p][f]) <= 1e-6f && dn <= 1e-5f,
-                              "%s, %d x %d grid: point (%g, %g): height %g, the sampler %g",
-                              cik_backend_name((cik_backend)be), cx, cz, x, z, sc.s.contact_y[p][f], h);
-                }
+            assert_ground_is_the_samplers(&sc, F, &hf, be);
             cik_foot_crowd_destroy(sc.crowd);
         }
         munmap(g.base, g.bytes);

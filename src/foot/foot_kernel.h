@@ -620,6 +620,8 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
     const int32_t row = job->row;
     const int32_t *cell = (const int32_t *)job->s[SCRATCH_GIDX] - job->s0;
     const float *border = job->s[SCRATCH_GBORDER] - job->s0;
+    /* the GATHER_ heights' offsets from the cell's sample */
+    const int32_t off[12] = {-1, 0, 1, 2, row - 1, row, row + 1, row + 2, -row, 1 - row, 2 * row, 2 * row + 1};
     for (int i = begin; i < end; i += CIK_LANES) {
         for (int a = i + GROUND_AHEAD; a < i + GROUND_AHEAD + CIK_LANES && a < end; ++a) {
             if (border[a] != 0.0f) continue;
@@ -635,7 +637,6 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
             for (int g = 0; g < 12; ++g) h[g] = z;
         } else {
             const vi c = v_load_ni(cell + i);
-            const int32_t off[12] = {-1, 0, 1, 2, row - 1, row, row + 1, row + 2, -row, 1 - row, 2 * row, 2 * row + 1};
             for (int g = 0; g < 12; ++g) h[g] = v_gather(hs, c, off[g]);
         }
         vf gu = v_sub(one, fu), gv = v_sub(one, fv);
