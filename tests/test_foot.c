@@ -2676,3 +2676,102 @@ T_BACKEND_TEST(foot, a_landing_sole_lies_on_the_ground_by_half_its_easing)
     cr_assert_lt(worst, 0.5f, "the sole %.2f deg off the ground at weight >= 0.5", worst);
     cik_foot_crowd_destroy(sc.crowd);
 }
+
+/* A held foot out of reach: both feet planted and locked on flat ground
+ * in front of the hips, the ground then falling away 15 cm under them (a
+ * landing below the floor), the pelvis coming down on a slow spring (0.2
+ * s). The heel lift turns each foot about its toe tip toward the hip, but
+ * no further than the ankle's limit lets the shin hold it; what is still
+ * too far lifts the foot straight up over its place. Before 0.23 the lift
+ * turned the foot to 40 degrees, the ankle's limit turned it back about
+ * the ankle, and the held toe jumped 46 mm in that frame and drifted on
+ * (the procedural walk's landing snap). So the toes stay over their
+ * places frame after frame, a foot hanging above its ground is not
+ * reported locked, and as the pelvis comes down the feet come down onto
+ * the ground, locked again. */
+T_BACKEND_TEST(foot, a_foot_out_of_reach_stays_over_its_place)
+{
+    scene sc;
+    scene_init(&sc, 1);
+    cik_heightfield hf = ground(flat0);
+    float hfl[2] = {0.35f, 0.35f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
+    set_pose(&sc, 0, 0, 0, 0, 0, hfl, k, w);
+    cik_foot_options o = weights_on(be);
+    o.pelvis_smooth_time = 0.2f;
+    cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+    sc.s.pelvis_y[0] += 0.06f - sc.s.anim_ankle_y[0];
+    float last[2][2] = {{0}}, moved = 0.0f, hangs = 0.0f, low[2] = {0, 0};
+    for (int frame = 0; frame < 90; ++frame) {
+        if (frame == 5) fill(hole);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        const float g = frame >= 5 ? -0.15f : 0.0f;
+        for (int f = 0; f < 2; ++f) {
+            const float x = sc.s.point_x[CIK_FOOT_TOE][f], z = sc.s.point_z[CIK_FOOT_TOE][f];
+            if (frame >= 2) moved = fmaxf(moved, hypotf(x - last[f][0], z - last[f][1]));
+            last[f][0] = x;
+            last[f][1] = z;
+            low[f] = 1e30f;
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+                const float c = sc.s.point_y[p][f] - g;
+                cr_assert_geq(c, -1e-3f, "frame %d foot %d point %d %.2f mm below the ground", frame, f, p, -1e3 * c);
+                low[f] = fminf(low[f], c);
+            }
+            hangs = fmaxf(hangs, low[f]);
+            if (sc.s.locked[f] > 0.5f)
+                cr_assert_leq(low[f], 2.5e-3f, "frame %d foot %d reported locked %.1f mm above its ground", frame, f,
+                              1e3 * low[f]);
+        }
+    }
+    cr_log_info("the toes moved at most %.3f mm a frame; the feet hung up to %.1f mm", 1e3 * moved, 1e3 * hangs);
+    cr_assert_gt(hangs, 0.05f, "the ground was meant to be out of reach (the feet hung %.1f mm at most)", 1e3 * hangs);
+    cr_assert_leq(moved, 5e-4f, "a toe moved %.2f mm in a frame", 1e3 * moved);
+    for (int f = 0; f < 2; ++f) {
+        cr_assert_leq(low[f], 2.5e-3f, "foot %d still %.1f mm above its ground", f, 1e3 * low[f]);
+        cr_assert_eq(sc.s.locked[f], 1.0f, "foot %d down but not locked", f);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A held foot under a knee bent to the ankle's limit: foot 0 planted on
+ * ground at the animation's floor, foot 1 on ground 25 cm below it (the
+ * caller's contacts), the pelvis coming down for foot 1, so that foot 0's
+ * knee bends to 90 degrees and its shin leans over the foot as far as the
+ * ankle's limit (40 degrees of swing) lets it. The heel lift may turn the
+ * foot about its toe tip within the limit (a peel); the foot stays where
+ * it is, on its ground, locked. Before 0.23 the limit turned the foot
+ * about the ankle, the lock slipped and let go, and the foot slid 40 mm
+ * back and forth as the lock caught it again every unlock_time. */
+T_BACKEND_TEST(foot, a_held_foot_under_a_knee_bent_to_the_ankle_limit_stays)
+{
+    scene sc;
+    scene_init(&sc, 1);
+    float hfl[2] = {0.0f, 0.0f}, k[2] = {0.3f, 0.3f}, w[2] = {1, 1};
+    set_pose(&sc, 0, 0, 0, 0, 0, hfl, k, w);
+    cik_foot_options o = weights_on(be);
+    cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+    sc.s.pelvis_y[0] += 0.06f - sc.s.anim_ankle_y[0];
+    float start[2] = {0, 0}, moved = 0.0f, deepest = 0.0f, knee = 0.0f;
+    for (int frame = 0; frame < 40; ++frame) {
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
+            contact(&sc, 0, p, 0.0f, t_v3(0, 1, 0));
+            contact(&sc, 1, p, -0.25f, t_v3(0, 1, 0));
+        }
+        place_solve_align(&sc, &o);
+        const float x = sc.s.point_x[CIK_FOOT_TOE][0], z = sc.s.point_z[CIK_FOOT_TOE][0];
+        if (frame == 0) {
+            start[0] = x;
+            start[1] = z;
+        }
+        moved = fmaxf(moved, hypotf(x - start[0], z - start[1]));
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) deepest = fmaxf(deepest, -sc.s.point_y[p][0]);
+        knee = fmaxf(knee, knee_bend(sc.s.solved_w[1], 0));
+        cr_assert_eq(sc.s.locked[0], 1.0f, "frame %d: foot 0 not locked", frame);
+    }
+    cr_log_info("knee %.1f degrees; the toe moved %.2f mm, a point %.2f mm below the ground", knee / (PI_F / 180.0f),
+                1e3 * moved, 1e3 * deepest);
+    cr_assert_gt(knee, 80.0f * PI_F / 180.0f, "the knee was meant to bend deep (%g degrees)", knee / (PI_F / 180.0f));
+    cr_assert_leq(moved, 5e-4f, "the toe moved %.2f mm", 1e3 * moved);
+    cr_assert_leq(deepest, 1e-3f, "a point %.2f mm below the ground", 1e3 * deepest);
+    cik_foot_crowd_destroy(sc.crowd);
+}

@@ -916,6 +916,10 @@ CIK_INLINE vf swing_raise(vf nd, vf rise, vf drop, vf lift)
     return v_fma(nd, v_max(v_sub(v_max(v_add(rise, drop), z), lift), z), lift);
 }
 
+/* The least turn (its sine: 1 degree) the ankle's limit must ask of a
+ * planted foot for its heel to peel (place_b). */
+#define PEEL_MIN 0.017452406f
+
 /* The most a heel lift turns a foot: 40 degrees (cos, sin). */
 #define LIFT_MAX_COS 0.76604444f
 #define LIFT_MAX_SIN 0.64278761f
@@ -1002,6 +1006,41 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, 
     pstore(job, F[FOOT_KDC], i, cd);
     pstore(job, F[FOOT_KDS], i, sd);
     return t;
+}
+
+/* How far the ankle's limit would turn foot i about the world axis n (a
+ * unit vector) with the foot at the world orientation df and the ankle at
+ * t (hip at hip): the shin where a two-bone solve in the animation's knee
+ * plane puts it (the animated thigh and shin, world rotations w0 and w1,
+ * turned so that the leg reaches t), the ankle's rotation under it
+ * clamped by its limit; the turn's component about n as the sine and
+ * cosine of its angle (positive: the limit turns the foot about +n). */
+CIK_INLINE void ankle_excess(const cik__foot_consts *K, int i, v3 hip, v3 t, vq w0, vq w1, vq df, v3 n, vf *c, vf *s)
+{
+    const vf z = v_set1(0.0f), one = v_set1(1.0f), tiny = v_set1(K_TINY);
+    v3 th = q_rotate(w0, kv3(K, LEG_THX, i)), sh = q_rotate(w1, kv3(K, LEG_SHX, i));
+    vf a2 = v3_dot(th, th), b2 = v3_dot(sh, sh), a = v_sqrt(a2);
+    v3 v = v3_sub(t, hip);
+    vf d2 = v_max(v3_dot(v, v), tiny), d = v_sqrt(d2);
+    v3 u = v3_scale(v, v_div(one, d));
+    v3 p = v3_sub(th, v3_scale(u, v3_dot(th, u)));
+    p = v3_scale(p, v_rsqrt(v_max(v3_dot(p, p), tiny)));
+    vf ca = clamp11(v_div(v_sub(v_add(a2, d2), b2), v_max(v_mul(v_set1(2.0f), v_mul(a, d)), tiny)));
+    vf sa = v_sqrt(v_max(v_fnma(ca, ca, one), z));
+    v3 shn = v3_sub(v, v3_add(v3_scale(u, v_mul(a, ca)), v3_scale(p, v_mul(a, sa))));
+    shn = v3_scale(shn, v_rsqrt(v_max(v3_dot(shn, shn), tiny)));
+    vq w1n = q_mul(q_arc_any(v3_scale(sh, v_rsqrt(v_max(b2, tiny))), shn), w1);
+    vq lq = q_norm(q_mul(q_conj(w1n), df));
+    vq lc = apply_limit(K, LEG_LIMIT + 2 * LIMIT_COUNT, i, lq);
+    /* the limit's turn lq -> lc in the ankle's frame (its vector part is 0
+     * where the limit left lq alone, whatever the rounding of lq's norm),
+     * in the world df * e * conj(df): its axis is df's rotation of e's */
+    vq e = q_mul(q_conj(lq), lc);
+    e = q_sel(v_lt(e.w, z), q_neg(e), e);
+    vf k = v_rsqrt(v_max(q_dot(e, e), tiny));
+    v3 ew = q_rotate(df, v3_of(e.x, e.y, e.z));
+    *s = clamp11(v_mul(v_mul(v_set1(2.0f), v_mul(e.w, v3_dot(ew, n))), v_mul(k, k)));
+    *c = v_sqrt(v_max(v_fnma(*s, *s, one), z));
 }
 
 /* Stage 3, second pass (after the per-character drop is in SCRATCH_DROP):
@@ -1155,6 +1194,9 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         }
         vm on_toe = w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact)));
         vm lift = w_and(w_or(farl, near), on_toe);
+        /* a planted foot on its toe that the rule leaves alone: its heel
+         * peels where the ankle's limit asks for it (below) */
+        vm peel = w_and(w_andnot(on_toe, w_or(lift, near)), v_gt(ld(cF, FOOT_PLANTED, i), z));
         near = w_and(near, on_toe);
         /* the last frame's heel lift (its sine; 0 none): a lifted heel
          * comes down at most lift_fade a frame, also where the rule no
@@ -1166,7 +1208,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         const vf last = ld(cF, FOOT_LIFT, i);
         vm turned = v_gt(last, z);
         vf lift_s = z;
-        if (w_any(w_or(lift, turned))) {
+        if (w_any(w_or(w_or(lift, turned), peel))) {
             v3 u = v3_sub(t, pv), h = v3_sub(hip, pv);
             vf r2 = v3_dot(u, u), r = v_sqrt(r2);
             u = v3_scale(u, v_rsqrt(v_max(r2, v_set1(K_TINY))));
@@ -1212,6 +1254,40 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             sphi = v_sel(grow, v_max(last, z), sphi);
             vm reset = w_or(rate, grow);
             cphi = v_sel(reset, v_sqrt(v_max(v_fnma(sphi, sphi, one), z)), cphi);
+            /* within the ankle's limit, as far as a turn about the toe
+             * tip can keep it: a lift that would turn the foot past it is
+             * taken back by that much (the rest goes to the soft reach;
+             * the limit turned the foot about the ankle instead, and the
+             * toe the lift held slid by centimetres), and a planted foot
+             * whose shin the pelvis bends past it lifts its heel by that
+             * much (the limit sank its toe at a step's edge) */
+            vm cand = w_or(w_and(lift, v_gt(sphi, z)), peel);
+            if (w_any(cand)) {
+                vq w0 = q_mul(q_norm(q_sld(job, SCRATCH_EQX, i)),
+                              q_ld(cF, FOOT_POSE + 0, FOOT_POSE + 3, FOOT_POSE + 6, FOOT_POSE + 9, i));
+                vq w1 = q_mul(w0, q_ld(cF, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, i));
+                vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
+                v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
+                v3 ax = v3_cross(u, vv);
+                vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(one, cphi)));
+                vf sh = v_div(sphi, v_add(ch, ch));
+                vq dfl = q_norm(q_mul(q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch), df));
+                vf ce, se, cn, sn;
+                ankle_excess(K, i, hip, a2, w0, w1, dfl, ax, &ce, &se);
+                /* a lift only taken back; a peel only up to LIFT_MAX and
+                 * only past PEEL_MIN (the shin is estimated: a peel by
+                 * its rounding handed a held heel to a toe still coming
+                 * down) */
+                se = v_sel(peel, v_sel(v_gt(se, v_set1(PEEL_MIN)), se, z), v_min(se, z));
+                ce = v_sqrt(v_max(v_fnma(se, se, one), z));
+                angle_add(cphi, sphi, ce, se, &cn, &sn);
+                vm neg = v_lt(sn, z), big = v_lt(cn, v_set1(LIFT_MAX_COS));
+                cn = v_sel(neg, one, v_sel(big, v_set1(LIFT_MAX_COS), cn));
+                sn = v_sel(neg, z, v_sel(big, v_set1(LIFT_MAX_SIN), sn));
+                cphi = v_sel(cand, cn, cphi);
+                sphi = v_sel(cand, sn, sphi);
+                lift = w_or(lift, w_and(cand, v_gt(sphi, z)));
+            }
             vm turn = w_and(v_gt(v_abs(sphi), z), w_and(v_gt(r, v_mul(reach, v_set1(1e-4f))),
                                                          v_gt(hv, v_mul(reach, v_set1(1e-4f)))));
             lift = w_and(lift, turn);
@@ -1241,7 +1317,24 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             }
         }
         pstore(job, F[FOOT_LIFT], i, lift_s);
-        if (w_any(far)) t = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
+        if (w_any(far)) {
+            v3 tp = soft_pull(far, t, hip, v, d2, d0, lmax, reach);
+            /* a held foot beyond reach stays over its anchor: brought
+             * up toward the hip, not in (where the hip is near enough
+             * sideways); off its ground by more than a millimetre it
+             * is not reported locked in this frame (held, not down) */
+            vm held = w_and(far, v_gt(ld(cF, FOOT_HOLD, i), z));
+            if (w_any(held)) {
+                v3 vp = v3_sub(tp, hip);
+                vf ds2 = v3_dot(vp, vp), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
+                vm over = w_and(held, v_lt(h2, ds2));
+                v3 tu = v3_of(t.x, v_sub(hip.y, v_sqrt(v_max(v_sub(ds2, h2), z))), t.z);
+                tp = v3_sel(over, tu, tp);
+                vm off = w_and(held, v_gt(v_sub(tp.y, t.y), v_set1(job->slide_depth)));
+                st_sel(job, F, FOOT_LOCKED, i, off, z);
+            }
+            t = tp;
+        }
         if (job->knee_on) t = knee_rate(job, i, w_and(v_lt(w, one), w_not(v_gt(ld(cF, FOOT_PLANTED, i), z))), t, hip, lmax);
         v3_st(job, F, FOOT_TX, i, t);
         pstore(job, bs->target_x, i, t.x);
