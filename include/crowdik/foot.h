@@ -434,8 +434,10 @@ typedef struct cik_foot_streams {
     /* out of probe, f: 1 where the foot is planted (in contact), else 0;
      * 1 where it is locked: its pivot held still in x, z and on the ground
      * (from the frame the weight is in in full: while it eases in after
-     * the plant the held foot still comes down), else 0; which point the
-     * lock holds (CIK_FOOT_HEEL, _BALL, _TOE) */
+     * the plant the held foot still comes down; place sets it back to 0
+     * while a held foot's leg cannot bring it down to its ground: it
+     * hangs straight over its place), else 0; which point the lock holds
+     * (CIK_FOOT_HEEL, _BALL, _TOE) */
     float *planted, *locked, *pivot;
     /* out of probe, f: animated ankle (world) and, per point (heel, ball,
      * toe), where to look for ground: under the locked foot where it is
