@@ -917,7 +917,8 @@ CIK_INLINE vf swing_raise(vf nd, vf rise, vf drop, vf lift)
 }
 
 /* The least turn (its sine: 1 degree) the ankle's limit must ask of a
- * planted foot for its heel to peel (place_b). */
+ * planted foot for its heel to peel (place_b); the peel grows to the
+ * full turn by twice that. */
 #define PEEL_MIN 0.017452406f
 
 /* The most a heel lift turns a foot: 40 degrees (cos, sin). */
@@ -1197,6 +1198,8 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         /* a planted foot on its toe that the rule leaves alone: its heel
          * peels where the ankle's limit asks for it (below) */
         vm peel = w_and(w_andnot(on_toe, w_or(lift, near)), v_gt(ld(cF, FOOT_PLANTED, i), z));
+        peel = w_and(peel, w_or(w_not(v_gt(ld(cF, FOOT_HOLD, i), z)),
+                                v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
         near = w_and(near, on_toe);
         /* the last frame's heel lift (its sine; 0 none): a lifted heel
          * comes down at most lift_fade a frame, also where the rule no
@@ -1277,8 +1280,11 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 /* a lift only taken back; a peel only up to LIFT_MAX and
                  * only past PEEL_MIN (the shin is estimated: a peel by
                  * its rounding handed a held heel to a toe still coming
-                 * down) */
-                se = v_sel(peel, v_sel(v_gt(se, v_set1(PEEL_MIN)), se, z), v_min(se, z));
+                 * down), growing in full by twice that (no step: the
+                 * same foot in other units, rounded otherwise, peels
+                 * alike) */
+                vf ramp = smooth01(v_sub(v_mul(se, v_set1(1.0f / PEEL_MIN)), one));
+                se = v_sel(peel, v_mul(se, ramp), v_min(se, z));
                 ce = v_sqrt(v_max(v_fnma(se, se, one), z));
                 angle_add(cphi, sphi, ce, se, &cn, &sn);
                 vm neg = v_lt(sn, z), big = v_lt(cn, v_set1(LIFT_MAX_COS));
