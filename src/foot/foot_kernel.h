@@ -1009,6 +1009,14 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, 
     return t;
 }
 
+/* The heel lift's turn: by the angle (cos c, sin s) about the unit axis ax. */
+CIK_INLINE vq lift_turn(v3 ax, vf c, vf s)
+{
+    vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(v_set1(1.0f), c)));
+    vf sh = v_div(s, v_add(ch, ch));
+    return q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch);
+}
+
 /* How far the ankle's limit would turn foot i about the world axis n (a
  * unit vector) with the foot at the world orientation df and the ankle at
  * t (hip at hip): the shin where a two-bone solve in the animation's knee
@@ -1195,8 +1203,10 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         }
         vm on_toe = w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact)));
         vm lift = w_and(w_or(farl, near), on_toe);
-        /* a planted foot on its toe that the rule leaves alone: its heel
-         * peels where the ankle's limit asks for it (below) */
+        /* a planted foot on its toe that the rule leaves alone, not held
+         * or held on its toe tip: its heel peels where the ankle's limit
+         * asks for it (below; a held heel handed to the toe at a peel's
+         * start is a step that rounding takes or not) */
         vm peel = w_and(w_andnot(on_toe, w_or(lift, near)), v_gt(ld(cF, FOOT_PLANTED, i), z));
         peel = w_and(peel, w_or(w_not(v_gt(ld(cF, FOOT_HOLD, i), z)),
                                 v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
@@ -1272,9 +1282,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
                 v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
                 v3 ax = v3_cross(u, vv);
-                vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(one, cphi)));
-                vf sh = v_div(sphi, v_add(ch, ch));
-                vq dfl = q_norm(q_mul(q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch), df));
+                vq dfl = q_norm(q_mul(lift_turn(ax, cphi, sphi), df));
                 vf ce, se, cn, sn;
                 ankle_excess(K, i, hip, a2, w0, w1, dfl, ax, &ce, &se);
                 /* a lift only taken back; a peel only up to LIFT_MAX and
@@ -1300,10 +1308,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             lift_s = v_sel(turn, sphi, z);
             if (w_any(turn)) {
                 v3 a2 = v3_add(pv, v3_scale(v3_add(v3_scale(u, cphi), v3_scale(vv, sphi)), r));
-                v3 ax = v3_cross(u, vv);
-                vf ch = v_sqrt(v_mul(v_set1(0.5f), v_add(one, cphi)));
-                vf sh = v_div(sphi, v_add(ch, ch));
-                vq ql = q4(v_mul(ax.x, sh), v_mul(ax.y, sh), v_mul(ax.z, sh), ch);
+                vq ql = lift_turn(v3_cross(u, vv), cphi, sphi);
                 vq df = q_ld(cF, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i);
                 q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, q_sel(turn, q_norm(q_mul(ql, df)), df));
                 t = v3_sel(turn, a2, t);
