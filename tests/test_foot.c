@@ -2179,6 +2179,76 @@ T_BACKEND_TEST(foot, a_swing_foot_takes_the_drop_back_before_a_step_up)
     cr_assert_leq(fastest[1], 5.0f / 60.0f + 1e-3f, "with it by at most %g degrees a frame", fastest[1] / deg);
 }
 
+/* One frame of the landing test below: character 0 standing (foot 1 at
+ * full weight), foot 0 animated with its ankle dy below and dz ahead of
+ * its hip, contacts from the animation; the caller's raycasts put foot 0's
+ * ground `below` under its floor (a step down) and foot 1's on it. Returns
+ * foot 0's knee bend off the animation's. */
+static float land_frame(scene *sc, const cik_foot_options *o, float dy, float dz, float below)
+{
+    stand(sc, 0, 0.0f, 0.0f, 0.0f, 0.0f);
+    pose_leg(sc, 0, dy, dz);
+    cr_assert_eq(cik_foot_crowd_probe(sc->crowd, o), CIK_OK);
+    for (int f = 0; f < 2; ++f) {
+        const float y = f == 0 ? -below : 0.0f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(sc, f, p, y, t_v3(0, 1, 0));
+        sc->s.contact_ahead_y[f] = y;
+    }
+    place_solve_align(sc, o);
+    return knee_bend(sc->s.solved_w[1], 0) - knee_bend(sc->s.pose_w[1], 0);
+}
+
+/* knee_speed on a foot easing in: foot 0 swings forward 8 cm over its
+ * floor and comes down on it, where its ground is a step 5 cm lower; the
+ * pelvis stays (max_pelvis_drop 0), so its leg reaches down the 5 cm as
+ * its weight eases in (contacts from the animation: planted, the weight
+ * rising over ease_in_time). The knee, bent 52 degrees in the animation,
+ * straightens by 18. Before 0.24 the rate held only feet not planted,
+ * and the knee straightened by 8.8 degrees beyond the animation's in one
+ * frame of the ease (knee_speed 0 here: the same); now by at most
+ * knee_speed x dt a frame from the landing on, the rate holding the foot
+ * up after its weight is in until it is down, and its lowest point is
+ * within 2 mm of its ground two frames after the weight is in. */
+T_BACKEND_TEST(foot, a_foot_easing_in_onto_lower_ground_keeps_the_knees_rate)
+{
+    const float deg = PI_F / 180.0f, below = 0.05f;
+    float fastest[2], gap[2];
+    for (int rule = 0; rule < 2; ++rule) {
+        scene sc = feet_scene(1);
+        cik_foot_options o = on_backend(be);
+        o.max_pelvis_drop = 0.0f;
+        if (!rule) o.knee_speed = 0.0f;
+        float last = 0.0f;
+        int easing = 0, full = -1;
+        fastest[rule] = 0.0f;
+        gap[rule] = 1.0f;
+        for (int frame = 0; frame < 40; ++frame) {
+            /* 12 frames of swing 8 cm up, 3 coming down, then still */
+            const float up = frame < 12 ? 0.08f : (frame < 15 ? 0.08f * (float)(15 - frame) / 4.0f : 0.0f);
+            const float dz = -0.2f + 0.02f * (float)(frame < 15 ? frame : 15);
+            float dev = land_frame(&sc, &o, STAND_DY + up, dz, below);
+            const float w = sc.s.weight[0];
+            if (w > 0.0f) fastest[rule] = fmaxf(fastest[rule], fabsf(dev - last)); /* from the landing on */
+            easing += w > 0.0f && w < 1.0f;
+            if (w >= 1.0f && full < 0) full = frame;
+            if (full >= 0 && frame >= full) {
+                float lowest = 1.0f;
+                for (int p = 0; p < CIK_FOOT_POINTS; ++p) lowest = fminf(lowest, sc.s.point_y[p][0] + below);
+                if (frame == full + 2) gap[rule] = lowest;
+            }
+            cr_log_info("rule %d frame %d: weight %.2f, the knee %.2f degrees off the animation's (%+.2f)", rule,
+                        frame, w, dev / deg, (dev - last) / deg);
+            last = dev;
+        }
+        cr_assert_geq(easing, 2, "rule %d: the weight eased in over %d frames", rule, easing);
+        cik_foot_crowd_destroy(sc.crowd);
+    }
+    cr_assert_gt(fastest[0], 6.0f * deg, "without it the knee straightens %g degrees in a frame", fastest[0] / deg);
+    cr_assert_leq(fastest[1], 5.0f / 60.0f + 1e-3f, "with it by at most %g degrees a frame", fastest[1] / deg);
+    for (int rule = 0; rule < 2; ++rule)
+        cr_assert_lt(fabsf(gap[rule]), 2e-3f, "rule %d: the foot %g off its ground", rule, gap[rule]);
+}
+
 /* A foot that lets go starts its knee's rate from the knee it was solved
  * with: both feet planted on the uphill plane of
  * no_point_below_a_slope_steeper_than_the_ankle_follows (26 degrees,

@@ -254,13 +254,17 @@ typedef struct cik_foot_options {
     float lift_speed;
     /** The most a knee's bend may change in a second beyond the
      *  animation's own change, on a foot not planted in full (weight below
-     *  1: swinging, easing in or out), in radians per second (>= 0; 0:
-     *  off). The target of such a foot moves along the line from its hip
-     *  so that its knee bends no faster: when a foot lets go of a lock its
-     *  knee eases back to the animation's bend instead of snapping to it.
-     *  A longer leg is taken only where the foot stays 1 cm above its
-     *  resting height, and the target moves by at most 8 percent of the
-     *  reach (16 on a swing foot at weight 0, since 0.18). Default 5 (4.8
+     *  1: swinging, easing in or out) and on a planted foot until it is
+     *  down on its ground (since 0.24: a foot landing on ground below its
+     *  floor comes down onto it at this rate, not in the frames its
+     *  weight eases in), in radians per second (>= 0; 0: off). The target
+     *  of such a foot moves along the line from its hip (a planted foot's
+     *  straight up: it does not slide) so that its knee bends no faster:
+     *  when a foot lets go of a lock its knee eases back to the
+     *  animation's bend instead of snapping to it. A longer leg is taken
+     *  only on a foot not planted that stays 1 cm above its resting
+     *  height, and the target moves by at most 8 percent of the reach (16
+     *  on a swing foot at weight 0, since 0.18). Default 5 (4.8
      *  degrees per frame at 60 Hz: a swing leg that the terrain bent far
      *  from the animation is back on it sooner, and no frame turns the
      *  knee by 5 degrees beyond the animation's).
@@ -436,7 +440,8 @@ typedef struct cik_foot_streams {
      * (from the frame the weight is in in full: while it eases in after
      * the plant the held foot still comes down; place sets it back to 0
      * while a held foot's leg cannot bring it down to its ground: it
-     * hangs straight over its place), else 0; which point the lock holds
+     * hangs straight over its place; and while knee_speed holds a landing
+     * foot up), else 0; which point the lock holds
      * (CIK_FOOT_HEEL, _BALL, _TOE) */
     float *planted, *locked, *pivot;
     /* out of probe, f: animated ankle (world) and, per point (heel, ball,

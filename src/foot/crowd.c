@@ -237,7 +237,7 @@ static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT, FOOT_LIFT};
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT, FOOT_LIFT, FOOT_DOWN};
     for (int f = f0; f < f1; ++f) {
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
         cr->f[FOOT_BTIME][f] = 1e30f;

@@ -98,6 +98,10 @@ enum {
     /* carried: the heel lift's turn in the last frame's target (its sine;
      * 0 none, below 0 a heel let down) */
     FOOT_LIFT,
+    /* carried: 1 once a planted foot is down on its ground (the knee's
+     * rate no longer holds its target up by more than slide_depth); 0
+     * while it lands, and whenever it is not planted */
+    FOOT_DOWN,
     FOOT_COUNT
 };
 

@@ -953,7 +953,7 @@ CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf re
  * which k_align then replaces with the solved leg's (the next frame starts
  * from that; the target's stays only where align is not run). Angles as
  * (cos, sin) pairs: no trigonometry. */
-CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, vf lmax)
+CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, vm upright, v3 t, v3 hip, vf lmax)
 {
     const cik__foot_consts *K = job->k;
     float *const *F = job->f;
@@ -989,6 +989,14 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, v3 t, v3 hip, 
                        v_sel(v_gt(ld(cF, FOOT_WEIGHT, i), z), v_set1(KNEE_SHIFT), v_set1(2.0f * KNEE_SHIFT)));
         dn = v_max(v_min(dn, v_add(dc, cap)), v_sub(dc, cap));
         v3 tn = v3_add(hip, v3_scale(v, v_div(dn, dc)));
+        /* a shortened leg of an `upright` foot (planted: the ground's
+         * place found) raises its target straight up, where that reaches
+         * dn: it does not slide */
+        vf h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
+        vm rise = w_and(w_and(upright, v_lt(v.y, z)), w_and(v_lt(dn, dc), v_gt(v_mul(dn, dn), h2)));
+        tn.y = v_sel(rise, v_sub(hip.y, v_sqrt(v_max(v_sub(v_mul(dn, dn), h2), z))), tn.y);
+        tn.x = v_sel(rise, t.x, tn.x);
+        tn.z = v_sel(rise, t.z, tn.z);
         /* a lengthened leg puts the foot lower and farther out: only where
          * it is off the ground (not planted) and stays clear of its
          * resting height, which is the ground under the animated foot,
@@ -1203,11 +1211,13 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         }
         vm on_toe = w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact)));
         vm lift = w_and(w_or(farl, near), on_toe);
-        /* a planted foot on its toe that the rule leaves alone, not held
-         * or held on its toe tip: its heel peels where the ankle's limit
-         * asks for it (below; a held heel handed to the toe at a peel's
-         * start is a step that rounding takes or not) */
-        vm peel = w_and(w_andnot(on_toe, w_or(lift, near)), v_gt(ld(cF, FOOT_PLANTED, i), z));
+        /* a planted foot on its toe, not held or held on its toe tip: its
+         * heel peels where the ankle's limit asks for it, on top of any
+         * lift (below; a held heel handed to the toe at a peel's start is
+         * a step that rounding takes or not; and a peel only where no
+         * lift was asked for was one too: a foot a rounding inside the
+         * lift's reach test peeled by degrees, one outside it not) */
+        vm peel = w_and(w_andnot(on_toe, near), v_gt(ld(cF, FOOT_PLANTED, i), z));
         peel = w_and(peel, w_or(w_not(v_gt(ld(cF, FOOT_HOLD, i), z)),
                                 v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
         near = w_and(near, on_toe);
@@ -1285,14 +1295,15 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 vq dfl = q_norm(q_mul(lift_turn(ax, cphi, sphi), df));
                 vf ce, se, cn, sn;
                 ankle_excess(K, i, hip, a2, w0, w1, dfl, ax, &ce, &se);
-                /* a lift only taken back; a peel only up to LIFT_MAX and
-                 * only past PEEL_MIN (the shin is estimated: a peel by
-                 * its rounding handed a held heel to a toe still coming
-                 * down), growing in full by twice that (no step: the
-                 * same foot in other units, rounded otherwise, peels
-                 * alike) */
+                /* a lift only taken back (on a foot that may peel, the
+                 * peel added to it where the limit asks for more); a peel
+                 * only up to LIFT_MAX and only past PEEL_MIN (the shin is
+                 * estimated: a peel by its rounding handed a held heel to
+                 * a toe still coming down), growing in full by twice that
+                 * (no step: the same foot in other units, rounded
+                 * otherwise, peels alike) */
                 vf ramp = smooth01(v_sub(v_mul(se, v_set1(1.0f / PEEL_MIN)), one));
-                se = v_sel(peel, v_mul(se, ramp), v_min(se, z));
+                se = v_sel(peel, v_sel(w_and(lift, v_lt(se, z)), se, v_mul(se, ramp)), v_min(se, z));
                 ce = v_sqrt(v_max(v_fnma(se, se, one), z));
                 angle_add(cphi, sphi, ce, se, &cn, &sn);
                 vm neg = v_lt(sn, z), big = v_lt(cn, v_set1(LIFT_MAX_COS));
@@ -1346,7 +1357,21 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
             }
             t = tp;
         }
-        if (job->knee_on) t = knee_rate(job, i, w_and(v_lt(w, one), w_not(v_gt(ld(cF, FOOT_PLANTED, i), z))), t, hip, lmax);
+        if (job->knee_on) {
+            /* the knee's rate: on a foot not planted in full (swinging,
+             * easing in or out) and on a planted foot not yet down on its
+             * ground (landing: the rate held its target up in the last
+             * frame); held up by more than slide_depth, a planted foot is
+             * not down, nor reported locked */
+            vm planted = v_gt(ld(cF, FOOT_PLANTED, i), z);
+            vm landing = w_and(planted, w_not(v_gt(ld(cF, FOOT_DOWN, i), z)));
+            v3 tk = knee_rate(job, i, w_or(v_lt(w, one), landing), planted, t, hip, lmax);
+            v3 mv = v3_sub(tk, t);
+            vm up = v_gt(v3_dot(mv, mv), v_set1(job->slide_depth * job->slide_depth));
+            pstore(job, F[FOOT_DOWN], i, v_sel(w_andnot(planted, up), one, z));
+            st_sel(job, F, FOOT_LOCKED, i, up, z);
+            t = tk;
+        }
         v3_st(job, F, FOOT_TX, i, t);
         pstore(job, bs->target_x, i, t.x);
         pstore(job, bs->target_y, i, t.y);
