@@ -2059,8 +2059,31 @@ T_BACKEND_TEST(foot, a_landing_swing_foot_takes_the_pelvis_drop_into_its_knee_sm
     cr_assert_lt(fabsf(landed[1]), 2e-3f, "the foot lands on the ground: lowest point at %g", landed[1]);
 }
 
+/* the floor, y = 0 everywhere (the caller's exact ground) */
+static float level_floor(float z)
+{
+    (void)z;
+    return 0.0f;
+}
+
 /* a step 10 cm up at z = 0.3 (the caller's exact ground) */
 static float step_up_at_30(float z) { return z > 0.3f ? 0.10f : 0.0f; }
+
+/* The rest of a posed frame of character 0: the probe, the caller's
+ * raycasts giving `ground` (of z; foot 0's `lower` below it) under every
+ * probe and the look-ahead point, place, solve and align. Returns foot
+ * 0's knee bend off the animation's. */
+static float raycast_frame(scene *sc, const cik_foot_options *o, float (*ground)(float), float lower)
+{
+    cr_assert_eq(cik_foot_crowd_probe(sc->crowd, o), CIK_OK);
+    for (int f = 0; f < 2; ++f) {
+        const float off = f == 0 ? lower : 0.0f;
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(sc, f, p, ground(sc->s.probe_z[p][f]) - off, t_v3(0, 1, 0));
+        sc->s.contact_ahead_y[f] = ground(sc->s.probe_ahead_z[f]) - off;
+    }
+    place_solve_align(sc, o);
+    return knee_bend(sc->s.solved_w[1], 0) - knee_bend(sc->s.pose_w[1], 0);
+}
 
 /* One frame of a swing foot (caller's weight 0) 3 cm over its floor with
  * its ankle dz ahead of its hip, the other foot standing at full weight;
@@ -2072,13 +2095,7 @@ static float swing_toward(scene *sc, const cik_foot_options *o, float (*ground)(
     pose_leg(sc, 0, STAND_DY + 0.03f, dz);
     sc->s.weight[0] = 0.0f;
     sc->s.weight[1] = 1.0f;
-    cr_assert_eq(cik_foot_crowd_probe(sc->crowd, o), CIK_OK);
-    for (int f = 0; f < 2; ++f) {
-        for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(sc, f, p, ground(sc->s.probe_z[p][f]), t_v3(0, 1, 0));
-        sc->s.contact_ahead_y[f] = ground(sc->s.probe_ahead_z[f]);
-    }
-    place_solve_align(sc, o);
-    return knee_bend(sc->s.solved_w[1], 0) - knee_bend(sc->s.pose_w[1], 0);
+    return raycast_frame(sc, o, ground, 0.0f);
 }
 
 /* swing_lookahead: a swing foot (caller's weight 0) 3 cm over its floor
@@ -2188,14 +2205,7 @@ static float land_frame(scene *sc, const cik_foot_options *o, float dy, float dz
 {
     stand(sc, 0, 0.0f, 0.0f, 0.0f, 0.0f);
     pose_leg(sc, 0, dy, dz);
-    cr_assert_eq(cik_foot_crowd_probe(sc->crowd, o), CIK_OK);
-    for (int f = 0; f < 2; ++f) {
-        const float y = f == 0 ? -below : 0.0f;
-        for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(sc, f, p, y, t_v3(0, 1, 0));
-        sc->s.contact_ahead_y[f] = y;
-    }
-    place_solve_align(sc, o);
-    return knee_bend(sc->s.solved_w[1], 0) - knee_bend(sc->s.pose_w[1], 0);
+    return raycast_frame(sc, o, level_floor, below);
 }
 
 /* knee_speed on a foot easing in: foot 0 swings forward 8 cm over its

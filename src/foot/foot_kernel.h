@@ -941,6 +941,16 @@ CIK_INLINE v3 soft_pull(vm far, v3 t, v3 hip, v3 v, vf d2, vf d0, vf lmax, vf re
     return v3_sel(far, v3_add(hip, v3_scale(v, v_div(ds, d))), t);
 }
 
+/* The point straight over t (its x and z) at distance sqrt(d2) from the
+ * hip, below the hip, h2 being t's horizontal distance squared from the
+ * hip (meaningful where h2 < d2): where a foot's shortened leg puts it
+ * without sliding it (a held foot out of reach, a planted foot the knee's
+ * rate holds up). */
+CIK_INLINE v3 straight_over(v3 t, v3 hip, vf h2, vf d2)
+{
+    return v3_of(t.x, v_sub(hip.y, v_sqrt(v_max(v_sub(d2, h2), v_set1(0.0f)))), t.z);
+}
+
 /* The most the knee's rate moves a target along its line from the hip, in
  * reaches. */
 #define KNEE_SHIFT 0.08f
@@ -993,10 +1003,9 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, vm upright, v3
          * place found) raises its target straight up, where that reaches
          * dn: it does not slide */
         vf h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
-        vm rise = w_and(w_and(upright, v_lt(v.y, z)), w_and(v_lt(dn, dc), v_gt(v_mul(dn, dn), h2)));
-        tn.y = v_sel(rise, v_sub(hip.y, v_sqrt(v_max(v_sub(v_mul(dn, dn), h2), z))), tn.y);
-        tn.x = v_sel(rise, t.x, tn.x);
-        tn.z = v_sel(rise, t.z, tn.z);
+        vf dn2 = v_mul(dn, dn);
+        vm rise = w_and(w_and(upright, v_lt(v.y, z)), w_and(v_lt(dn, dc), v_gt(dn2, h2)));
+        tn = v3_sel(rise, straight_over(t, hip, h2, dn2), tn);
         /* a lengthened leg puts the foot lower and farther out: only where
          * it is off the ground (not planted) and stays clear of its
          * resting height, which is the ground under the animated foot,
@@ -1350,8 +1359,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                 v3 vp = v3_sub(tp, hip);
                 vf ds2 = v3_dot(vp, vp), h2 = v_fma(v.x, v.x, v_mul(v.z, v.z));
                 vm over = w_and(held, v_lt(h2, ds2));
-                v3 tu = v3_of(t.x, v_sub(hip.y, v_sqrt(v_max(v_sub(ds2, h2), z))), t.z);
-                tp = v3_sel(over, tu, tp);
+                tp = v3_sel(over, straight_over(t, hip, h2, ds2), tp);
                 vm off = w_and(held, v_gt(v_sub(tp.y, t.y), v_set1(job->slide_depth)));
                 st_sel(job, F, FOOT_LOCKED, i, off, z);
             }
