@@ -308,10 +308,12 @@ typedef struct cik_foot_options {
      *  planted foot at full weight on its toe tip (held there, or not
      *  held) lifts its heel about it for what the pelvis does not hold,
      *  and lowers it (while it is over its ground) where its knee would
-     *  bend faster than this beyond the animation's. Every locked foot at
-     *  full weight, on any ground, also keeps the pelvis from coming down
-     *  (for the other foot) faster than lets its knee bend at this rate
-     *  beyond the animation's. (Since 0.21, with or without this rate, a
+     *  bend faster than this beyond the animation's. Every locked or
+     *  planted foot at full weight, on any ground, also keeps the pelvis
+     *  from coming down (for the other foot) faster than lets its knee
+     *  bend at this rate beyond the animation's, its ankle taken as high
+     *  as the last frame's heel lift put it (since 0.25: before, only a
+     *  locked foot, its heel down). (Since 0.21, with or without this rate, a
      *  foot that is not planted lifts its heel no more than it did in the
      *  last frame, and a lifted heel comes down at most 6 rad/s: a foot
      *  let go at push-off turns with the animation.)

@@ -751,6 +751,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf w = ld(cF, FOOT_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
         v3 a = v3_ld(cF, FOOT_AAX, i);
+        const vf last_ty = ld(cF, FOOT_TY, i); /* the last frame's target (place_b), before this frame's */
         /* the ground: the points' normals averaged, the ball's counted
          * twice (where the foot bears its weight in stance: with the three
          * alike, on uneven ground the sole lay up to 5 degrees off the
@@ -868,22 +869,34 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf dmin = v_set1(-1e30f), dmax = v_set1(1e30f);
         if (job->hold_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
-            vm held_any = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
-                                w_and(v_ge(w, one), v_gt(ld(cF, FOOT_HOLD, i), z)));
-            vm held = w_and(held_any, v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
-            if (w_any(held_any)) {
+            vm kd_ok = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)), v_ge(w, one));
+            vm held = w_and(w_and(kd_ok, v_gt(ld(cF, FOOT_HOLD, i), z)), v_gt(v_sub(gmax, fl), v_set1(-job->hold_below)));
+            vm bound = w_and(kd_ok, w_or(v_gt(ld(cF, FOOT_HOLD, i), z), v_gt(ld(cF, FOOT_PLANTED, i), z)));
+            if (w_any(bound)) {
                 vf ls, da2, ms, dm2;
                 held_bends(job, i, lim2, pc, ps, &da2, &ls, &dm2, &ms);
                 /* short of straight, and only where the target is farther */
                 dmin = v_sel(w_and(w_and(held, v_gt(ls, z)), v_gt(v3_dot(v, v), da2)), drop_to(v, h2, da2), dmin);
-                /* any held foot at full weight, on any ground: the most
-                 * drop that keeps its knee from bending, beyond the
-                 * animation's, faster than held_knee_speed (the pelvis
+                /* any held or planted foot at full weight, on any ground:
+                 * the most drop that keeps its knee from bending, beyond
+                 * the animation's, faster than held_knee_speed (the pelvis
                  * coming down for the other foot bent it; 12_01's walk on
                  * terrain: docs/foot.md, Since 0.15.0), never less than its
-                 * own need; none where the hip cannot come that near */
-                vm b = w_and(w_and(held_any, v_gt(ms, z)), v_lt(h2, dm2));
-                dmax = v_sel(b, v_max(drop_to(v, h2, dm2), need), dmax);
+                 * own need; none where the hip cannot come that near. The
+                 * ankle as high as the last frame's target put it above its
+                 * resting height (by at most the toe's distance from it;
+                 * NaN: not; the target, not the solved ankle, whose solve
+                 * threshold parted the crowd in centimetres and in metres
+                 * by more than examples/units.c allows): a planted foot whose lock the ankle's limit let go
+                 * pivots on its toe, and its rising heel bent the knee
+                 * beyond what the resting foot gives (the walk on terrain,
+                 * the trailing foot as the pelvis comes down a slope:
+                 * docs/foot.md, Since 0.24.0) */
+                vf lifted = v_max(v_sub(v_sub(last_ty, hip.y), v.y), z);
+                lifted = v_min(lifted, v_sqrt(v3_dot(d[CIK_FOOT_TOE], d[CIK_FOOT_TOE])));
+                v3 vl = v3_of(v.x, v_add(v.y, lifted), v.z);
+                vm b = w_and(w_and(bound, v_gt(ms, z)), v_lt(h2, dm2));
+                dmax = v_sel(b, v_max(drop_to(vl, h2, dm2), need), dmax);
             }
         }
         sst(job, SCRATCH_DMIN, i, dmin);
@@ -1226,7 +1239,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
          * a step that rounding takes or not; and a peel only where no
          * lift was asked for was one too: a foot a rounding inside the
          * lift's reach test peeled by degrees, one outside it not) */
-        vm peel = w_and(w_andnot(on_toe, near), v_gt(ld(cF, FOOT_PLANTED, i), z));
+        vm peel = w_and(on_toe, v_gt(ld(cF, FOOT_PLANTED, i), z));
         peel = w_and(peel, w_or(w_not(v_gt(ld(cF, FOOT_HOLD, i), z)),
                                 v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
         near = w_and(near, on_toe);
@@ -1312,10 +1325,10 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
                  * (no step: the same foot in other units, rounded
                  * otherwise, peels alike) */
                 vf ramp = smooth01(v_sub(v_mul(se, v_set1(1.0f / PEEL_MIN)), one));
-                se = v_sel(peel, v_sel(w_and(lift, v_lt(se, z)), se, v_mul(se, ramp)), v_min(se, z));
+                se = v_sel(peel, v_sel(w_and(w_andnot(lift, near), v_lt(se, z)), se, v_mul(se, ramp)), v_min(se, z));
                 ce = v_sqrt(v_max(v_fnma(se, se, one), z));
                 angle_add(cphi, sphi, ce, se, &cn, &sn);
-                vm neg = v_lt(sn, z), big = v_lt(cn, v_set1(LIFT_MAX_COS));
+                vm neg = w_andnot(v_lt(sn, z), near), big = v_lt(cn, v_set1(LIFT_MAX_COS));
                 cn = v_sel(neg, one, v_sel(big, v_set1(LIFT_MAX_COS), cn));
                 sn = v_sel(neg, z, v_sel(big, v_set1(LIFT_MAX_SIN), sn));
                 cphi = v_sel(cand, cn, cphi);

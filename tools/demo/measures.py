@@ -102,7 +102,7 @@ def measures(rows, still_speed, flat):
         feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
     m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
                          "spen", "tilt", "tiltok", "peel", "fhip", "fknee", "turn")}
-    pops = pop_rows = still = still_planted = anim_straight = solved_straight = 0
+    pops = pop_jumps = pop_rows = still = still_planted = anim_straight = solved_straight = 0
     for (_, side), rs in sorted(feet.items()):
         slow = [False] * len(rs)
         m["turn"] += foot_turns(rs)
@@ -148,9 +148,10 @@ def measures(rows, still_speed, flat):
             moved = min(norm(sub(vec(r, "anim_heel"), vec(q, "anim_heel"))),
                         norm(sub(vec(r, "anim_toe"), vec(q, "anim_toe"))))
             slow[i] = moved * HZ < still_speed
-            pop = (bend(r, "solved") - bend(q, "solved")) - (bend(r, "anim") - bend(q, "anim"))
+            ds, da = bend(r, "solved") - bend(q, "solved"), bend(r, "anim") - bend(q, "anim")
             pop_rows += 1
-            pops += abs(pop) > 5
+            pops += abs(ds - da) > 5
+            pop_jumps += abs(ds - da) > 5 and abs(ds) > abs(da)
             if r["locked"] == "1" and q["locked"] == "1" and r["pivot"] == q["pivot"]:
                 p = POINTS[int(r["pivot"])]
                 m["lock"].append(norm(sub(vec(r, "solved_" + p), vec(q, "solved_" + p))))
@@ -193,6 +194,8 @@ def measures(rows, still_speed, flat):
         ("still: toe slide per frame, p99 mm, anim -> solved", [mm_(m["aslide"]), mm_(m["sslide"])], mm),
         ("knee pops (> 5 deg beyond the animation) per 1000", [1000.0 * pops / pop_rows if pop_rows else None],
          per1000),
+        ("the solved knee turning faster than the animated one",
+         [1000.0 * pop_jumps / pop_rows if pop_rows else None], per1000),
         ("weighted: foot turn beyond the anim. per frame, p99 deg", [p99(m["turn"])], deg),
         ("still: knee straight (< 8 deg), anim -> solved", [of_still(anim_straight), of_still(solved_straight)], pct),
         ("pelvis drop 2nd difference, p99 / max, mm/frame^2",
