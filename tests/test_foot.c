@@ -2273,6 +2273,44 @@ T_BACKEND_TEST(foot, a_foot_easing_in_onto_lower_ground_keeps_the_knees_rate)
         cr_assert_lt(fabsf(gap[rule]), 2e-3f, "rule %d: the foot %g off its ground", rule, gap[rule]);
 }
 
+/* knee_speed on a foot easing out near its ground: foot 0 stands (the
+ * caller's weight 1) 30 cm behind its hip on level ground; from frame 20
+ * its animation is 5 cm behind the hip and 1.2 cm up (a foot just off the
+ * ground) and the caller eases its weight out over five frames, so that
+ * its target comes forward under the hip 5 cm a frame, near the ground,
+ * and its knee bends faster than the animation's. The knee's rate gives the
+ * leg a longer target: before 0.25 only where that stayed 1 cm above the
+ * foot's resting height (knee_clear, a swing foot's clearance), so this
+ * foot took its target's bend, 5.46 degrees in a frame beyond the
+ * animation's change (CMU 12_01 on the terrain: the trailing foot at
+ * push-off, 1.25 of the 3.13 pops per 1000 with the knee turning faster
+ * than the animation's); now down to the resting height itself: at most
+ * knee_speed x dt a frame, no point below the ground, and the knee on the
+ * animation's once the foot swings. */
+T_BACKEND_TEST(foot, a_foot_easing_out_near_its_ground_keeps_the_knees_rate)
+{
+    const float deg = PI_F / 180.0f;
+    scene sc = feet_scene(1);
+    cik_foot_options o = weights_on(be);
+    float last = 0.0f, fastest = 0.0f, deepest = 0.0f;
+    for (int frame = 0; frame < 40; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.0f, 0.0f);
+        pose_leg(&sc, 0, STAND_DY + (frame < 20 ? 0.0f : 0.012f), frame < 20 ? -0.3f : -0.05f);
+        sc.s.weight[0] = frame < 20 ? 1.0f : fmaxf(0.0f, 1.0f - 0.2f * (float)(frame - 19));
+        sc.s.weight[1] = 1.0f;
+        float dev = raycast_frame(&sc, &o, level_floor, 0.0f);
+        if (frame >= 20) fastest = fmaxf(fastest, fabsf(dev - last));
+        for (int p = 0; p < CIK_FOOT_POINTS; ++p) deepest = fmaxf(deepest, -sc.s.point_y[p][0]);
+        cr_log_info("frame %d: weight %.2f, the knee %.2f degrees off the animation's (%+.2f)", frame,
+                    sc.s.weight[0], dev / deg, (dev - last) / deg);
+        last = dev;
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    cr_assert_lt(fabsf(last), 0.5f * deg, "swinging, the knee %g degrees off the animation's", last / deg);
+    cr_assert_leq(fastest, 5.0f / 60.0f + 1e-3f, "the knee turned by %g degrees a frame", fastest / deg);
+    cr_assert_lt(deepest, 1e-3f, "a point %g below the ground", deepest);
+}
+
 /* A foot that lets go starts its knee's rate from the knee it was solved
  * with: both feet planted on the uphill plane of
  * no_point_below_a_slope_steeper_than_the_ankle_follows (26 degrees,

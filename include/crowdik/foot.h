@@ -263,7 +263,8 @@ typedef struct cik_foot_options {
      *  when a foot lets go of a lock its knee eases back to the
      *  animation's bend instead of snapping to it. A longer leg is taken
      *  only on a foot not planted that stays 1 cm above its resting
-     *  height, and the target moves by at most 8 percent of the reach (16
+     *  height (a swing foot at weight 0) or above it (a foot easing out,
+     *  since 0.25), and the target moves by at most 8 percent of the reach (16
      *  on a swing foot at weight 0, since 0.18). Default 5 (4.8
      *  degrees per frame at 60 Hz: a swing leg that the terrain bent far
      *  from the animation is back on it sooner, and no frame turns the

@@ -1023,8 +1023,13 @@ CIK_INLINE v3 knee_rate(const cik__foot_job *job, int i, vm free, vm upright, v3
          * it is off the ground (not planted) and stays clear of its
          * resting height, which is the ground under the animated foot,
          * not under the moved one (a swing foot brought up onto a step
-         * must get there) */
-        vm clear = w_and(v_gt(tn.y, v_add(sld(job, SCRATCH_REST, i), v_set1(job->knee_clear))),
+         * must get there); by knee_clear on a swing foot (weight 0), by
+         * nothing on one easing out, which has just left that ground
+         * (with knee_clear its knee took its target's bend near the
+         * ground: CMU 12_01 on the terrain at push-off, docs/foot.md,
+         * Since 0.24.0) */
+        const vf margin = v_sel(v_gt(ld(cF, FOOT_WEIGHT, i), z), z, v_set1(job->knee_clear));
+        vm clear = w_and(v_gt(tn.y, v_add(sld(job, SCRATCH_REST, i), margin)),
                          w_not(v_gt(ld(cF, FOOT_PLANTED, i), z)));
         over = w_and(over, w_or(v_lt(dn, dc), clear));
         t = v3_sel(over, tn, t);
