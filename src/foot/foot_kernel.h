@@ -885,13 +885,12 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
                  * own need; none where the hip cannot come that near. The
                  * ankle as high as the last frame's target put it above its
                  * resting height (by at most the toe's distance from it;
-                 * NaN: not; the target, not the solved ankle, whose solve
-                 * threshold parted the crowd in centimetres and in metres
-                 * by more than examples/units.c allows): a planted foot whose lock the ankle's limit let go
-                 * pivots on its toe, and its rising heel bent the knee
-                 * beyond what the resting foot gives (the walk on terrain,
-                 * the trailing foot as the pelvis comes down a slope:
-                 * docs/foot.md, Since 0.24.0) */
+                 * NaN: not; the target, not the solved ankle): a planted
+                 * foot whose lock the ankle's limit let go pivots on its
+                 * toe, and its rising heel bent the knee beyond what the
+                 * resting foot gives (the walk on terrain, the trailing
+                 * foot as the pelvis comes down a slope: docs/foot.md,
+                 * Since 0.24.0) */
                 vf lifted = v_max(v_sub(v_sub(last_ty, hip.y), v.y), z);
                 lifted = v_min(lifted, v_sqrt(v3_dot(d[CIK_FOOT_TOE], d[CIK_FOOT_TOE])));
                 v3 vl = v3_of(v.x, v_add(v.y, lifted), v.z);
