@@ -751,7 +751,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf w = ld(cF, FOOT_WEIGHT, i);
         w = v_sel(v_gt(w, z), v_min(w, one), z);
         v3 a = v3_ld(cF, FOOT_AAX, i);
-        const vf last_ty = ld(cF, FOOT_TY, i); /* the last frame's target (place_b), before this frame's */
+        const vf last_ty = ld(cF, FOOT_TY, i); /* the last frame's target (place_b's, settling's raise included) */
         /* the ground: the points' normals averaged, the ball's counted
          * twice (where the foot bears its weight in stance: with the three
          * alike, on uneven ground the sole lay up to 5 degrees off the

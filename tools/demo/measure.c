@@ -271,10 +271,11 @@ static void add_motion(demo_measures *m, const foot_row *r, foot_prev *p, size_t
     m->anim_slide[i] = horizontal(r->anim[RP_TOE], p->anim_toe);
     m->solved_slide[i] = horizontal(r->solved[RP_TOE], p->solved_toe);
     float ds = sk - p->solved_knee, da = ak - p->anim_knee;
-    m->pops += fabsf(ds - da) > 5.0f;
+    int pop = fabsf(ds - da) > 5.0f;
+    m->pops += pop;
     /* of those, the ones where the solved knee turned faster than the
      * animated one: the rest lag an animated knee that moves fast */
-    m->pop_jumps += fabsf(ds - da) > 5.0f && fabsf(ds) > fabsf(da);
+    m->pop_jumps += pop && fabsf(ds) > fabsf(da);
     m->pop_frames++;
     int piv = (int)r->pivot;
     if (r->locked > 0.5f && p->locked > 0.5f && r->pivot == p->pivot && piv >= 0 && piv < CIK_FOOT_POINTS)

@@ -150,8 +150,9 @@ def measures(rows, still_speed, flat):
             slow[i] = moved * HZ < still_speed
             ds, da = bend(r, "solved") - bend(q, "solved"), bend(r, "anim") - bend(q, "anim")
             pop_rows += 1
-            pops += abs(ds - da) > 5
-            pop_jumps += abs(ds - da) > 5 and abs(ds) > abs(da)
+            pop = abs(ds - da) > 5
+            pops += pop
+            pop_jumps += pop and abs(ds) > abs(da)
             if r["locked"] == "1" and q["locked"] == "1" and r["pivot"] == q["pivot"]:
                 p = POINTS[int(r["pivot"])]
                 m["lock"].append(norm(sub(vec(r, "solved_" + p), vec(q, "solved_" + p))))
