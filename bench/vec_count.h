@@ -60,6 +60,20 @@ CIK_COUNT_FN int m_all(cik_nm a) { return a; }
 CIK_COUNT_FN cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride) { return (int32_t)row * stride + (int32_t)col; }
 CIK_COUNT_FN cik_ni n_load_ni(const int32_t *p) { return *p; }
 CIK_COUNT_FN void n_store_ni(int32_t *p, cik_ni v) { *p = v; }
-CIK_COUNT_FN cik_nf n_gather(const float *base, cik_ni idx, int32_t off) { count_op(OP_LOAD); return base[idx + off]; }
+CIK_COUNT_FN void n_gather4(const float *base, cik_ni idx, int32_t off, cik_nf out[4])
+{
+    for (int k = 0; k < 4; ++k) {
+        count_op(OP_LOAD);
+        out[k] = base[idx + off + k];
+    }
+}
+CIK_COUNT_FN void n_gather22(const float *base, cik_ni idx, int32_t a, int32_t b, cik_nf out[4])
+{
+    for (int k = 0; k < 4; ++k) count_op(OP_LOAD);
+    out[0] = base[idx + a];
+    out[1] = base[idx + a + 1];
+    out[2] = base[idx + b];
+    out[3] = base[idx + b + 1];
+}
 
 #endif

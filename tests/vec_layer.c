@@ -222,11 +222,20 @@ static void check_gather(void)
         cik_ni idx = n_cell(n_load(col.f), n_load(row.f), stride);
         _Alignas(64) int32_t got[16];
         n_store_ni(got, idx);
-        const int32_t off = (int32_t)(rep % 5) - 2;
-        lanes g = out(n_gather(table, n_load_ni(got), off));
+        const int32_t off = (int32_t)(rep % 5) - 2, off2 = (int32_t)(rep % 7) * stride - 3;
+        cik_nf g4[4], g22[4];
+        n_gather4(table, n_load_ni(got), off, g4);
+        n_gather22(table, n_load_ni(got), off, off2, g22);
         for (int i = 0; i < L; ++i) {
             CHECK(got[i] == want[i], "cell lane %d: %d, not %d", i, (int)got[i], (int)want[i]);
-            CHECK(same_bits(g.f[i], table[want[i] + off]), "gather lane %d (index %d + %d)", i, (int)want[i], (int)off);
+            for (int k = 0; k < 4; ++k) {
+                lanes a = out(g4[k]), b = out(g22[k]);
+                const int32_t at = want[i] + off + k, at2 = want[i] + (k < 2 ? off + k : off2 + k - 2);
+                CHECK(same_bits(a.f[i], table[at]), "gather4 lane %d float %d (index %d + %d)", i, k, (int)want[i],
+                      (int)off);
+                CHECK(same_bits(b.f[i], table[at2]), "gather22 lane %d float %d (index %d + %d, %d)", i, k,
+                      (int)want[i], (int)off, (int)off2);
+            }
         }
     }
     /* the largest index a heightfield row may reach */
@@ -248,11 +257,20 @@ static void check_gather(void)
     }
     vi c = v_cell(v_load(wc), v_load(wr), 9);
     v_store_ni(wi, c);
-    _Alignas(64) float wg[CIK_LANES];
-    v_store(wg, v_gather(table, v_load_ni(wi), -9));
+    _Alignas(64) float wg[4][CIK_LANES], wp[4][CIK_LANES];
+    vf g4[4], g22[4];
+    v_gather4(table, v_load_ni(wi), -9, g4);
+    v_gather22(table, v_load_ni(wi), -9, 40, g22);
+    for (int k = 0; k < 4; ++k) {
+        v_store(wg[k], g4[k]);
+        v_store(wp[k], g22[k]);
+    }
     for (int i = 0; i < CIK_LANES; ++i) {
         CHECK(wi[i] == (1 + i) * 9 + i % 7, "wide cell lane %d", i);
-        CHECK(same_bits(wg[i], table[i * 9 + i % 7]), "wide gather lane %d", i);
+        for (int k = 0; k < 4; ++k) {
+            CHECK(same_bits(wg[k][i], table[i * 9 + i % 7 + k]), "wide gather4 lane %d float %d", i, k);
+            CHECK(same_bits(wp[k][i], table[wi[i] + (k < 2 ? -9 + k : 40 + k - 2)]), "wide gather22 lane %d float %d", i, k);
+        }
     }
 }
 

@@ -18,7 +18,7 @@
 
 typedef __m256 cik_nf;
 typedef __m256 cik_nm;
-/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+/* int32 lanes: heightfield sample indices (n_cell, n_gather4, n_gather22) */
 typedef __m256i cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return _mm256_load_ps(p); }
@@ -58,16 +58,52 @@ CIK_INLINE cik_nm m_false(void) { return _mm256_setzero_ps(); }
 CIK_INLINE int m_any(cik_nm a) { return _mm256_movemask_ps(a) != 0; }
 CIK_INLINE int m_all(cik_nm a) { return _mm256_movemask_ps(a) == 0xFF; }
 /* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
- * result within int32); base[idx_i + off]. */
+ * result within int32). */
 CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
 {
     return _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvttps_epi32(row), _mm256_set1_epi32(stride)), _mm256_cvttps_epi32(col));
 }
 CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return _mm256_load_si256((const __m256i *)p); }
 CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { _mm256_store_si256((__m256i *)p, v); }
-CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+/* Rows r[j] holding lanes j and j + 4 (four floats each, one a 128-bit
+ * block) to out[k], lane i's float k: a 4x4 transpose in both blocks. */
+CIK_INLINE void n_transpose4(const __m256 r[4], cik_nf out[4])
 {
-    return _mm256_i32gather_ps(base, _mm256_add_epi32(idx, _mm256_set1_epi32(off)), 4);
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpacklo_ps(r[2], r[3]);
+    __m256 t2 = _mm256_unpackhi_ps(r[0], r[1]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    out[0] = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t1)));
+    out[1] = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t1)));
+    out[2] = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t2), _mm256_castps_pd(t3)));
+    out[3] = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t2), _mm256_castps_pd(t3)));
+}
+/* out[k] lane i: base[idx_i + off + k], k < 4 (one 128-bit load a lane
+ * and a transpose: a gather instruction fetches every float on its own). */
+CIK_INLINE void n_gather4(const float *base, cik_ni idx, int32_t off, cik_nf out[4])
+{
+    _Alignas(32) int32_t k[8];
+    _mm256_store_si256((__m256i *)k, idx);
+    __m256 r[4];
+    for (int j = 0; j < 4; ++j)
+        r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(base + (k[j] + off))),
+                                    _mm_loadu_ps(base + (k[j + 4] + off)), 1);
+    n_transpose4(r, out);
+}
+/* Two floats at p and two at q, one block. */
+CIK_INLINE __m128 n_pairs(const float *p, const float *q)
+{
+    return _mm_loadh_pi(_mm_castsi128_ps(_mm_loadu_si64(p)), (const __m64 *)q);
+}
+/* out[0], out[1] lane i: base[idx_i + a], base[idx_i + a + 1]; out[2],
+ * out[3]: base[idx_i + b], base[idx_i + b + 1]. */
+CIK_INLINE void n_gather22(const float *base, cik_ni idx, int32_t a, int32_t b, cik_nf out[4])
+{
+    _Alignas(32) int32_t k[8];
+    _mm256_store_si256((__m256i *)k, idx);
+    __m256 r[4];
+    for (int j = 0; j < 4; ++j)
+        r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(n_pairs(base + (k[j] + a), base + (k[j] + b))),
+                                    n_pairs(base + (k[j + 4] + a), base + (k[j + 4] + b)), 1);
+    n_transpose4(r, out);
 }
 
 #endif

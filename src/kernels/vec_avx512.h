@@ -18,7 +18,7 @@
 
 typedef __m512 cik_nf;
 typedef __mmask16 cik_nm;
-/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+/* int32 lanes: heightfield sample indices (n_cell, n_gather4, n_gather22) */
 typedef __m512i cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return _mm512_load_ps(p); }
@@ -58,16 +58,60 @@ CIK_INLINE cik_nm m_false(void) { return 0; }
 CIK_INLINE int m_any(cik_nm a) { return a != 0; }
 CIK_INLINE int m_all(cik_nm a) { return a == 0xFFFF; }
 /* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
- * result within int32); base[idx_i + off]. */
+ * result within int32). */
 CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
 {
     return _mm512_add_epi32(_mm512_mullo_epi32(_mm512_cvttps_epi32(row), _mm512_set1_epi32(stride)), _mm512_cvttps_epi32(col));
 }
 CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return _mm512_load_si512((const void *)p); }
 CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { _mm512_store_si512((void *)p, v); }
-CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+/* Rows r[j] holding lanes j, j + 4, j + 8, j + 12 (four floats each, one a
+ * 128-bit block) to out[k], lane i's float k: a 4x4 transpose in every
+ * block. */
+CIK_INLINE void n_transpose4(const __m512 r[4], cik_nf out[4])
 {
-    return _mm512_i32gather_ps(_mm512_add_epi32(idx, _mm512_set1_epi32(off)), base, 4);
+    __m512 t0 = _mm512_unpacklo_ps(r[0], r[1]), t1 = _mm512_unpacklo_ps(r[2], r[3]);
+    __m512 t2 = _mm512_unpackhi_ps(r[0], r[1]), t3 = _mm512_unpackhi_ps(r[2], r[3]);
+    out[0] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t0), _mm512_castps_pd(t1)));
+    out[1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t0), _mm512_castps_pd(t1)));
+    out[2] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t2), _mm512_castps_pd(t3)));
+    out[3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t2), _mm512_castps_pd(t3)));
+}
+/* out[k] lane i: base[idx_i + off + k], k < 4 (one 128-bit load a lane
+ * and a transpose: a gather instruction fetches every float on its own,
+ * and on some cores (AMD Zen 4) costs more than the loads it replaces). */
+CIK_INLINE void n_gather4(const float *base, cik_ni idx, int32_t off, cik_nf out[4])
+{
+    _Alignas(64) int32_t k[16];
+    _mm512_store_si512((void *)k, idx);
+    __m512 r[4];
+    for (int j = 0; j < 4; ++j) {
+        __m512 x = _mm512_castps128_ps512(_mm_loadu_ps(base + (k[j] + off)));
+        x = _mm512_insertf32x4(x, _mm_loadu_ps(base + (k[j + 4] + off)), 1);
+        x = _mm512_insertf32x4(x, _mm_loadu_ps(base + (k[j + 8] + off)), 2);
+        r[j] = _mm512_insertf32x4(x, _mm_loadu_ps(base + (k[j + 12] + off)), 3);
+    }
+    n_transpose4(r, out);
+}
+/* Two floats at p and two at q, one block. */
+CIK_INLINE __m128 n_pairs(const float *p, const float *q)
+{
+    return _mm_loadh_pi(_mm_castsi128_ps(_mm_loadu_si64(p)), (const __m64 *)q);
+}
+/* out[0], out[1] lane i: base[idx_i + a], base[idx_i + a + 1]; out[2],
+ * out[3]: base[idx_i + b], base[idx_i + b + 1]. */
+CIK_INLINE void n_gather22(const float *base, cik_ni idx, int32_t a, int32_t b, cik_nf out[4])
+{
+    _Alignas(64) int32_t k[16];
+    _mm512_store_si512((void *)k, idx);
+    __m512 r[4];
+    for (int j = 0; j < 4; ++j) {
+        __m512 x = _mm512_castps128_ps512(n_pairs(base + (k[j] + a), base + (k[j] + b)));
+        x = _mm512_insertf32x4(x, n_pairs(base + (k[j + 4] + a), base + (k[j + 4] + b)), 1);
+        x = _mm512_insertf32x4(x, n_pairs(base + (k[j + 8] + a), base + (k[j + 8] + b)), 2);
+        r[j] = _mm512_insertf32x4(x, n_pairs(base + (k[j + 12] + a), base + (k[j + 12] + b)), 3);
+    }
+    n_transpose4(r, out);
 }
 
 #endif

@@ -19,7 +19,7 @@
 
 typedef float32x4_t cik_nf;
 typedef uint32x4_t cik_nm;
-/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+/* int32 lanes: heightfield sample indices (n_cell, n_gather4, n_gather22) */
 typedef int32x4_t cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return vld1q_f32(p); }
@@ -59,20 +59,40 @@ CIK_INLINE cik_nm m_false(void) { return vdupq_n_u32(0); }
 CIK_INLINE int m_any(cik_nm a) { return vmaxvq_u32(a) != 0; }
 CIK_INLINE int m_all(cik_nm a) { return vminvq_u32(a) != 0; }
 /* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
- * result within int32); base[idx_i + off] (no gather instruction: four
- * loads). */
+ * result within int32). */
 CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
 {
     return vmlaq_n_s32(vcvtq_s32_f32(col), vcvtq_s32_f32(row), stride);
 }
 CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return vld1q_s32(p); }
 CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { vst1q_s32(p, v); }
-CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+/* Rows r0..r3 (lane j's four floats) to out[k], lane i's float k. */
+CIK_INLINE void n_transpose4(float32x4_t r0, float32x4_t r1, float32x4_t r2, float32x4_t r3, cik_nf out[4])
+{
+    float32x4x2_t a = vtrnq_f32(r0, r1), b = vtrnq_f32(r2, r3);
+    out[0] = vcombine_f32(vget_low_f32(a.val[0]), vget_low_f32(b.val[0]));
+    out[1] = vcombine_f32(vget_low_f32(a.val[1]), vget_low_f32(b.val[1]));
+    out[2] = vcombine_f32(vget_high_f32(a.val[0]), vget_high_f32(b.val[0]));
+    out[3] = vcombine_f32(vget_high_f32(a.val[1]), vget_high_f32(b.val[1]));
+}
+/* out[k] lane i: base[idx_i + off + k], k < 4 (one load a lane and a
+ * transpose). */
+CIK_INLINE void n_gather4(const float *base, cik_ni idx, int32_t off, cik_nf out[4])
 {
     const int32x4_t k = vaddq_s32(idx, vdupq_n_s32(off));
-    float r[4] = {base[vgetq_lane_s32(k, 0)], base[vgetq_lane_s32(k, 1)], base[vgetq_lane_s32(k, 2)],
-                  base[vgetq_lane_s32(k, 3)]};
-    return vld1q_f32(r);
+    n_transpose4(vld1q_f32(base + vgetq_lane_s32(k, 0)), vld1q_f32(base + vgetq_lane_s32(k, 1)),
+                 vld1q_f32(base + vgetq_lane_s32(k, 2)), vld1q_f32(base + vgetq_lane_s32(k, 3)), out);
+}
+/* Two floats at p and two at q, one vector. */
+CIK_INLINE float32x4_t n_pairs(const float *p, const float *q) { return vcombine_f32(vld1_f32(p), vld1_f32(q)); }
+/* out[0], out[1] lane i: base[idx_i + a], base[idx_i + a + 1]; out[2],
+ * out[3]: base[idx_i + b], base[idx_i + b + 1]. */
+CIK_INLINE void n_gather22(const float *base, cik_ni idx, int32_t a, int32_t b, cik_nf out[4])
+{
+    const int32_t k0 = vgetq_lane_s32(idx, 0), k1 = vgetq_lane_s32(idx, 1), k2 = vgetq_lane_s32(idx, 2),
+                  k3 = vgetq_lane_s32(idx, 3);
+    n_transpose4(n_pairs(base + (k0 + a), base + (k0 + b)), n_pairs(base + (k1 + a), base + (k1 + b)),
+                 n_pairs(base + (k2 + a), base + (k2 + b)), n_pairs(base + (k3 + a), base + (k3 + b)), out);
 }
 
 #endif

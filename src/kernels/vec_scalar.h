@@ -14,7 +14,7 @@
 
 typedef float cik_nf;
 typedef int cik_nm;
-/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+/* int32 lanes: heightfield sample indices (n_cell, n_gather4, n_gather22) */
 typedef int32_t cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return *p; }
@@ -47,11 +47,23 @@ CIK_INLINE cik_nm m_not(cik_nm a) { return !a; }
 CIK_INLINE cik_nm m_false(void) { return 0; }
 CIK_INLINE int m_any(cik_nm a) { return a; }
 CIK_INLINE int m_all(cik_nm a) { return a; }
-/* row * stride + col (whole numbers >= 0, the result within int32);
- * base[idx + off]. */
+/* row * stride + col (whole numbers >= 0, the result within int32). */
 CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride) { return (int32_t)row * stride + (int32_t)col; }
 CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return *p; }
 CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { *p = v; }
-CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off) { return base[idx + off]; }
+/* out[k]: base[idx + off + k], k < 4. */
+CIK_INLINE void n_gather4(const float *base, cik_ni idx, int32_t off, cik_nf out[4])
+{
+    for (int k = 0; k < 4; ++k) out[k] = base[idx + off + k];
+}
+/* out[0], out[1]: base[idx + a], base[idx + a + 1]; out[2], out[3]:
+ * base[idx + b], base[idx + b + 1]. */
+CIK_INLINE void n_gather22(const float *base, cik_ni idx, int32_t a, int32_t b, cik_nf out[4])
+{
+    out[0] = base[idx + a];
+    out[1] = base[idx + a + 1];
+    out[2] = base[idx + b];
+    out[3] = base[idx + b + 1];
+}
 
 #endif

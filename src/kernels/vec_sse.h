@@ -18,7 +18,7 @@
 
 typedef __m128 cik_nf;
 typedef __m128 cik_nm;
-/* int32 lanes: heightfield sample indices (n_cell, n_gather) */
+/* int32 lanes: heightfield sample indices (n_cell, n_gather4, n_gather22) */
 typedef __m128i cik_ni;
 
 CIK_INLINE cik_nf n_load(const float *p) { return _mm_load_ps(p); }
@@ -58,19 +58,47 @@ CIK_INLINE cik_nm m_false(void) { return _mm_setzero_ps(); }
 CIK_INLINE int m_any(cik_nm a) { return _mm_movemask_ps(a) != 0; }
 CIK_INLINE int m_all(cik_nm a) { return _mm_movemask_ps(a) == 0xF; }
 /* Lane i: row_i * stride + col_i (row and col whole numbers >= 0, the
- * result within int32); base[idx_i + off] (no gather instruction: four
- * loads). */
+ * result within int32). */
 CIK_INLINE cik_ni n_cell(cik_nf col, cik_nf row, int32_t stride)
 {
     return _mm_add_epi32(_mm_mullo_epi32(_mm_cvttps_epi32(row), _mm_set1_epi32(stride)), _mm_cvttps_epi32(col));
 }
 CIK_INLINE cik_ni n_load_ni(const int32_t *p) { return _mm_load_si128((const __m128i *)p); }
 CIK_INLINE void n_store_ni(int32_t *p, cik_ni v) { _mm_store_si128((__m128i *)p, v); }
-CIK_INLINE cik_nf n_gather(const float *base, cik_ni idx, int32_t off)
+/* Rows r[j] (lane j's four floats) to out[k], lane i's float k. */
+CIK_INLINE void n_transpose4(const __m128 r[4], cik_nf out[4])
 {
-    const __m128i k = _mm_add_epi32(idx, _mm_set1_epi32(off));
-    return _mm_setr_ps(base[_mm_extract_epi32(k, 0)], base[_mm_extract_epi32(k, 1)], base[_mm_extract_epi32(k, 2)],
-                       base[_mm_extract_epi32(k, 3)]);
+    __m128 t0 = _mm_unpacklo_ps(r[0], r[1]), t1 = _mm_unpacklo_ps(r[2], r[3]);
+    __m128 t2 = _mm_unpackhi_ps(r[0], r[1]), t3 = _mm_unpackhi_ps(r[2], r[3]);
+    out[0] = _mm_movelh_ps(t0, t1);
+    out[1] = _mm_movehl_ps(t1, t0);
+    out[2] = _mm_movelh_ps(t2, t3);
+    out[3] = _mm_movehl_ps(t3, t2);
+}
+/* out[k] lane i: base[idx_i + off + k], k < 4 (one load a lane and a
+ * transpose). */
+CIK_INLINE void n_gather4(const float *base, cik_ni idx, int32_t off, cik_nf out[4])
+{
+    _Alignas(16) int32_t k[4];
+    _mm_store_si128((__m128i *)k, idx);
+    __m128 r[4];
+    for (int j = 0; j < 4; ++j) r[j] = _mm_loadu_ps(base + (k[j] + off));
+    n_transpose4(r, out);
+}
+/* Two floats at p and two at q, one vector. */
+CIK_INLINE __m128 n_pairs(const float *p, const float *q)
+{
+    return _mm_loadh_pi(_mm_castsi128_ps(_mm_loadu_si64(p)), (const __m64 *)q);
+}
+/* out[0], out[1] lane i: base[idx_i + a], base[idx_i + a + 1]; out[2],
+ * out[3]: base[idx_i + b], base[idx_i + b + 1]. */
+CIK_INLINE void n_gather22(const float *base, cik_ni idx, int32_t a, int32_t b, cik_nf out[4])
+{
+    _Alignas(16) int32_t k[4];
+    _mm_store_si128((__m128i *)k, idx);
+    __m128 r[4];
+    for (int j = 0; j < 4; ++j) r[j] = n_pairs(base + (k[j] + a), base + (k[j] + b));
+    n_transpose4(r, out);
 }
 
 #endif

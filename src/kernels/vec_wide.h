@@ -52,11 +52,22 @@ CIK_INLINE int w_all(vm a) { int r = 1; CIK_EACH r &= m_all(a.m[i_]); return r; 
 CIK_INLINE vi v_cell(vf col, vf row, int32_t stride) { vi r; CIK_EACH r.v[i_] = n_cell(col.v[i_], row.v[i_], stride); return r; }
 CIK_INLINE vi v_load_ni(const int32_t *p) { vi r; CIK_EACH r.v[i_] = n_load_ni(p + i_ * CIK_NATIVE_LANES); return r; }
 CIK_INLINE void v_store_ni(int32_t *p, vi a) { CIK_EACH n_store_ni(p + i_ * CIK_NATIVE_LANES, a.v[i_]); }
-CIK_INLINE vf v_gather(const float *base, vi idx, int32_t off)
+/* n_gather4 and n_gather22 on each native vector. */
+CIK_INLINE void v_gather4(const float *base, vi idx, int32_t off, vf out[4])
 {
-    vf r;
-    CIK_EACH r.v[i_] = n_gather(base, idx.v[i_], off);
-    return r;
+    CIK_EACH {
+        cik_nf o[4];
+        n_gather4(base, idx.v[i_], off, o);
+        for (int k = 0; k < 4; ++k) out[k].v[i_] = o[k];
+    }
+}
+CIK_INLINE void v_gather22(const float *base, vi idx, int32_t a, int32_t b, vf out[4])
+{
+    CIK_EACH {
+        cik_nf o[4];
+        n_gather22(base, idx.v[i_], a, b, o);
+        for (int k = 0; k < 4; ++k) out[k].v[i_] = o[k];
+    }
 }
 
 #endif
