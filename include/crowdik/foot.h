@@ -336,7 +336,10 @@ typedef struct cik_foot_options {
      *  knee bent by up to 38 degrees in that frame); a step up ahead also
      *  raises a low swing foot for the pelvis drop it will give back over
      *  the step (since 0.20: before, a foot just off the ground gave the
-     *  whole drop back in the frame its toe crossed the edge). The ground stage
+     *  whole drop back in the frame its toe crossed the edge); and lower
+     *  ground ahead asks the pelvis for half its drop below the floor
+     *  (since 0.26: the pelvis starts down before the foot is over it).
+     *  The ground stage
      *  samples the fourth point only when this and swing_lift are above 0;
      *  a caller with its own raycasts fills `contact_ahead_y` (or leaves it
      *  at -FLT_MAX, as the crowd is made: no ground ahead). Default 0.1.
@@ -441,10 +444,14 @@ typedef struct cik_foot_streams {
     /* out of probe, f: 1 where the foot is planted (in contact), else 0;
      * 1 where it is locked: its pivot held still in x, z and on the ground
      * (from the frame the weight is in in full: while it eases in after
-     * the plant the held foot still comes down; place sets it back to 0
+     * the plant the held foot still comes down; with contacts from the
+     * animation, a foot that its first frame plants by its height alone
+     * locks from its second, if still planted; place sets it back to 0
      * while a held foot's leg cannot bring it down to its ground: it
-     * hangs straight over its place; and while knee_speed holds a landing
-     * foot up), else 0; which point the lock holds
+     * hangs straight over its place; while knee_speed holds a landing
+     * foot up; and settling where its raise puts the held point more than
+     * slide_depth above its ground, the lock going on), else 0; which
+     * point the lock holds
      * (CIK_FOOT_HEEL, _BALL, _TOE) */
     float *planted, *locked, *pivot;
     /* out of probe, f: animated ankle (world) and, per point (heel, ball,

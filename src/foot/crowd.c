@@ -237,7 +237,7 @@ static void forget_feet(cik_foot_crowd *cr, int f0, int f1, float cold)
 {
     static const int zero[] = {FOOT_PLANTED, FOOT_LOCKED, FOOT_HOLD, FOOT_PIVOT, FOOT_CTIME, FOOT_EASE, FOOT_ANCX, FOOT_ANCZ,
                                FOOT_ANCFX, FOOT_ANCFZ, FOOT_BOFX, FOOT_BOFZ, FOOT_BYS,
-                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT, FOOT_LIFT, FOOT_DOWN};
+                               FOOT_PLX, FOOT_PLZ, FOOT_YAWS, FOOT_KDC, FOOT_KDS, FOOT_SLIP, FOOT_AHLIFT, FOOT_LIFT, FOOT_DOWN, FOOT_LIFTED};
     for (int f = f0; f < f1; ++f) {
         for (size_t k = 0; k < sizeof zero / sizeof zero[0]; ++k) cr->f[zero[k]][f] = 0.0f;
         cr->f[FOOT_BTIME][f] = 1e30f;
@@ -661,14 +661,18 @@ static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const fram
             v = 0.0f;
         } else {
             cik__spring_step(w, e, dt, need, &x, &v);
-            /* a held knee bending faster than held_knee_speed (dmax,
-             * place_a): the pelvis comes down no farther than holds it;
-             * then one on ground above the floor straightening faster
-             * (dmin): the pelvis comes down to hold it, and wins where the
-             * two feet disagree; each changes the drop's rate by at most
+            /* a held knee on ground above the floor straightening faster
+             * than held_knee_speed (dmin, place_a): the pelvis comes down
+             * to hold it; then one bending faster (dmax): the pelvis comes
+             * down no farther than holds it, and wins where the two feet
+             * disagree (the other way round, the pelvis coming down for
+             * one foot's straightening knee bent the other's, a foot
+             * landing on lower ground, beyond its rate: the 12_01 walk's
+             * knee pops on terrain 4.36 -> 3.81 per 1000, docs/foot.md,
+             * Since 0.25.1); each changes the drop's rate by at most
              * hold_accel a frame */
-            hold_bound(-1.0f, dmax_f[2 * c], dmax_f[2 * c + 1], d1, d2, fa->hold_accel, dt, &x, &v);
             hold_bound(1.0f, dmin_f[2 * c], dmin_f[2 * c + 1], d1, d2, fa->hold_accel, dt, &x, &v);
+            hold_bound(-1.0f, dmax_f[2 * c], dmax_f[2 * c + 1], d1, d2, fa->hold_accel, dt, &x, &v);
         }
         x = x < 0.0f ? 0.0f : (x > fa->max_drop ? fa->max_drop : x);
         drop2[c] = fresh || !isfinite(d1) ? x : d1; /* a fresh start: as if standing */
@@ -735,13 +739,13 @@ static const int settle_foot_streams[] = {
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
     FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1, FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1,
     FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TX, FOOT_TY, FOOT_TZ, FOOT_HOLD, FOOT_PIVOT,
-    FOOT_SLIP, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, FOOT_KDC, FOOT_KDS};
+    FOOT_SLIP, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, FOOT_KDC, FOOT_KDS, FOOT_LOCKED};
 #define SETTLE_FOOT_STREAMS ((int)(sizeof settle_foot_streams / sizeof settle_foot_streams[0]))
 /* what align writes (the rest is read) */
 static const int settle_foot_out[] = {FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
                                       FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1,
                                       FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2, FOOT_SLIP,
-                                      FOOT_KDC, FOOT_KDS};
+                                      FOOT_KDC, FOOT_KDS, FOOT_LOCKED};
 #define SETTLE_FOOT_OUT ((int)(sizeof settle_foot_out / sizeof settle_foot_out[0]))
 static const int settle_consts[] = {
     LEG_HIPX, LEG_HIPY, LEG_HIPZ, LEG_THX, LEG_THY, LEG_THZ, LEG_SHX, LEG_SHY, LEG_SHZ,

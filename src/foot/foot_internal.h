@@ -102,6 +102,9 @@ enum {
      * rate no longer holds its target up by more than slide_depth); 0
      * while it lands, and whenever it is not planted */
     FOOT_DOWN,
+    /* carried: how far place_a took the ankle above its resting height in
+     * the held knee's bound (the last frame's target's) */
+    FOOT_LIFTED,
     FOOT_COUNT
 };
 

@@ -298,6 +298,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
         vf age = v_add(ld(cF, FOOT_CTIME, i), dt);
         vm planted, plant_event;
+        vm guessed = w_false(); /* planted by its height alone, in its first frame */
         vf cnext = z; /* FOOT_COLD for the next probe */
         if (job->contacts == CIK_FOOT_CONTACTS_ANIMATION) {
             vm slow = v_lt(moved2, plant2), fast = v_gt(moved2, release2);
@@ -319,6 +320,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             plant_event = w_andnot(slow, was);
             vm release = w_and(w_and(was, w_or(fast, lifting)), v_ge(age, v_set1(job->min_contact)));
             planted = w_or(plant_event, w_andnot(was, release));
+            guessed = w_and(cold, planted);
             age = v_sel(w_or(plant_event, release), z, age);
             /* a foot planted without a last frame (by its height alone) has
              * not been seen slow: the next frame may release it at once */
@@ -468,10 +470,17 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             }
         }
         /* a lock starts where the foot plants (or, planted after a release,
-         * once the blend is over) at the planned pivot and heading */
+         * once the blend is over) at the planned pivot and heading; not on
+         * a foot that its first frame planted by its height alone
+         * (`guessed`): it starts in the next if the foot is still planted
+         * there (a foot that the next frame found moving and let go was
+         * blended back from where its lock held it, and its knee turned
+         * up to 11 degrees in that frame beyond the animation's: 18 of the
+         * 12_01 walk's 19 knee pops on flat ground, docs/foot.md, Since
+         * 0.25.1) */
         if (job->lock) {
             vm start = w_andnot(w_and(planted, w_or(plant_event, v_ge(bt, v_set1(job->unlock_time)))),
-                                w_or(locked, released));
+                                w_or(w_or(locked, released), guessed));
             if (w_any(start)) {
                 /* the new pivot where this frame's planned foot has it:
                  * the animation's, plus the fading offset, turned about
@@ -748,6 +757,15 @@ CIK_INLINE void held_bends(const cik__foot_job *job, int i, vf lim2, vf pc, vf p
     *most2 = v_fma(ab2, tc, sum);
 }
 
+/* The share of the drop below the floor of the ground ahead of a swing
+ * foot (swing_lookahead) that the foot asks of the pelvis (measured on the
+ * eight runs of docs/foot.md's figures, Since 0.25.1: 0.3, 0.5 and 0.7
+ * gave the procedural walk's knee pops on terrain 2.99, 2.78 and 2.17 per
+ * 1000, its sole beyond its own angle 6.75, 5.56 and 4.38 degrees, and
+ * the 12_01 walk's pops 3.80, 3.82 and 4.21, the jog's 1.19, 1.31 and
+ * 1.55: a pelvis down early holds the other knee bent at its push-off). */
+#define SWING_NEED_AHEAD 0.5f
+
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
  * locked heading, tilted with the ground, its sole turned onto the ground
  * by at most FLAT_TURN, blended by the weight); the
@@ -870,6 +888,16 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         vf need = v_sel(none, z, drop_to(v, h2, lim2));
         const vf fl = sld(job, SCRATCH_EFLOOR, i);
         vf swing_need = v_max(v_sub(fl, gmax), z);
+        if (job->ahead > 0.0f) {
+            /* and SWING_NEED_AHEAD of the drop below the floor (as it
+             * will be by then) of the ground at its look-ahead point
+             * (swing_lookahead; none: -FLT_MAX or NaN, not taken): the
+             * pelvis starts down for a foot that will land on lower
+             * ground before it is over it */
+            vf below = v_sub(fl, v_sub(ld(cF, FOOT_CY + FOOT_AHEAD, i), ld(cF, FOOT_AHRISE, i)));
+            below = v_sel(v_lt(below, v_set1(1e30f)), v_mul(below, v_set1(SWING_NEED_AHEAD)), z);
+            swing_need = v_max(swing_need, below);
+        }
         need = v_fma(w, v_sub(need, swing_need), swing_need);
         sst(job, SCRATCH_NEED, i, need);
         /* a held foot at full weight on ground above the animation's
@@ -883,6 +911,20 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * ground falls away the pelvis comes down for the lower foot
          * anyway (docs/foot.md, Since 0.13.0) */
         vf dmin = v_set1(-1e30f), dmax = v_set1(1e30f);
+        /* how far the last frame's target put the ankle above its resting
+         * height (NaN: not), and that rise once more where it grew since
+         * the frame before (FOOT_LIFTED, carried): a heel that peels goes
+         * on peeling, and the bound below that took the ankle only as high
+         * as it was let the knee bend up to 6 degrees a frame beyond the
+         * animation's (the procedural walk on terrain, the trailing foot
+         * on the upper level as the pelvis comes down for the other:
+         * knee pops 4.26 -> 3.24 per 1000, docs/foot.md, Since 0.25.1) */
+        vf lifted = v_max(v_sub(v_sub(last_ty, hip.y), v.y), z);
+        {
+            const vf grew = v_sub(lifted, ld(cF, FOOT_LIFTED, i));
+            pstore(job, F[FOOT_LIFTED], i, lifted);
+            lifted = v_add(lifted, v_sel(v_gt(grew, z), grew, z));
+        }
         if (job->hold_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
             vm kd_ok = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)), v_ge(w, one));
@@ -907,7 +949,6 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
                  * resting foot gives (the walk on terrain, the trailing
                  * foot as the pelvis comes down a slope: docs/foot.md,
                  * Since 0.24.0) */
-                vf lifted = v_max(v_sub(v_sub(last_ty, hip.y), v.y), z);
                 lifted = v_min(lifted, v_sqrt(v3_dot(d[CIK_FOOT_TOE], d[CIK_FOOT_TOE])));
                 v3 vl = v3_of(v.x, v_add(v.y, lifted), v.z);
                 vm b = w_and(w_and(bound, v_gt(ms, z)), v_lt(h2, dm2));
@@ -925,6 +966,14 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
  * of the run/leap's solves converged at 0.8; 0.5: 30.68 / 16.84 / 16.48,
  * 99.91 percent). */
 #define SWING_LIFT_SPAN 0.5f
+/* and over this share of the lift's full height more: a foot that the
+ * ground far above its floor lifts (a run uphill: 30 cm above the run/
+ * leap's floor) starts rising earlier in its way down, its knee bending
+ * over more frames (the run/leap's knee pops on terrain 2.18 -> 1.89 per
+ * 1000 at 0.5, 1.92 at 0.75, 2.01 at 1, 2.99 at 2; its leg solves
+ * converged 99.84 -> 99.72 percent at 0.5, the lifted foot nearer the hip
+ * than the folded leg reaches; docs/foot.md, Since 0.25.1) */
+#define SWING_LIFT_GROW 0.5f
 
 /* A swing foot takes the pelvis drop back over the last DROP_BACK_SPAN
  * drops of its way down to its floor (smoothstep). The knee pops on the
@@ -1139,16 +1188,19 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         ts.y = v_sub(ts.y, drop);
         if (job->swing_lift > 0.0f) {
             /* faded in as the animation brings the foot down through half
-             * the leg's reach (FOOT_PREVY: this frame's animated points
-             * over the floor, from the probe): a foot high in the air
-             * needs none, and a run's swing foot kicked up behind and
+             * the leg's reach and half the lift's full height
+             * (SWING_LIFT_SPAN, SWING_LIFT_GROW; FOOT_PREVY: this frame's
+             * animated points over the floor, from the probe): a foot high
+             * in the air needs none, and a run's swing foot kicked up behind and
              * lifted too came nearer the hip than its folded leg reaches
              * (2.3 percent of the run/leap's leg solves on the terrain did
              * not converge) */
             vf gmax = v_max(v_max(ld(cF, FOOT_CY, i), ld(cF, FOOT_CY + 1, i)), ld(cF, FOOT_CY + 2, i));
             vf clear = v_min(v_min(ld(cF, FOOT_PREVY, i), ld(cF, FOOT_PREVY + 1, i)), ld(cF, FOOT_PREVY + 2, i));
-            vf near = near_floor(clear, v_mul(kld(K, LEG_REACH, i), v_set1(SWING_LIFT_SPAN)));
             const vf fl = sld(job, SCRATCH_EFLOOR, i);
+            const vf above = v_max(v_sub(gmax, fl), z); /* the ground over the floor */
+            vf near = near_floor(clear, v_fma(v_set1(SWING_LIFT_GROW), above,
+                                              v_mul(kld(K, LEG_REACH, i), v_set1(SWING_LIFT_SPAN))));
             /* the drop given back as the foot comes down (DROP_BACK_SPAN):
              * lowered by the drop with the animation's angles, a landing
              * foot met its ground before the animation's did and stopped
@@ -1158,7 +1210,7 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
              * (SCRATCH_REST less the animated ankle's height over the
              * floor), so the drop is taken into the knee over the last of
              * the swing; only what the lift does not already give */
-            vf lift = v_mul(near, v_max(v_sub(gmax, fl), z));
+            vf lift = v_mul(near, above);
             vf rise = v_sub(sld(job, SCRATCH_REST, i), v_sub(ld(cF, FOOT_AAY, i), clear));
             vf nd = smooth01(near_floor(clear, v_mul(drop, v_set1(DROP_BACK_SPAN))));
             vf raise = swing_raise(nd, rise, drop, lift);
@@ -1506,7 +1558,8 @@ static void k_align(const cik__foot_job *job, int begin, int end)
  * raised by that much (a held foot: more than slide_depth, 1 mm), and a
  * held foot whose pivot the limit turned more than slide_depth in x and z
  * off where its target and desired orientation put it has its target
- * moved back by that much, for one more solve and align of the block; returns through
+ * moved back by the share of it beyond slide_depth (all of it from twice
+ * that), for one more solve and align of the block; returns through
  * SCRATCH_NEED whether any foot of the pass moved (1) or not (0), per
  * lane. */
 static void k_settle(const cik__foot_job *job, int begin, int end)
@@ -1536,10 +1589,30 @@ static void k_settle(const cik__foot_job *job, int begin, int end)
         }
         vm move = w_or(raise, slid);
         sst(job, SCRATCH_NEED, i, v_sel(move, v_set1(1.0f), z));
+        /* a held foot whose raise puts its pivot more than slide_depth
+         * above its ground is not reported locked in this frame: the
+         * pivot is not on the ground (the limit turning the toe down
+         * under a crouch, tests/test_foot.c: a held heel rose 2.9 mm in
+         * the frame before its lock let go, reported locked) */
+        vm lifted = w_and(raise, held);
+        if (w_any(lifted)) {
+            vf pv = ld(cF, FOOT_PIVOT, i);
+            vf clear = v_sub(pick3(pv, ld(cF, FOOT_PTY, i), ld(cF, FOOT_PTY + 1, i), ld(cF, FOOT_PTY + 2, i)),
+                             pick3(pv, ld(cF, FOOT_CY, i), ld(cF, FOOT_CY + 1, i), ld(cF, FOOT_CY + 2, i)));
+            lifted = w_and(lifted, v_gt(v_add(clear, pen), v_set1(job->slide_depth)));
+            st_sel(job, F, FOOT_LOCKED, i, lifted, z);
+        }
         if (!w_any(move)) continue;
         vf ty = v_sel(raise, v_add(ld(cF, FOOT_TY, i), pen), ld(cF, FOOT_TY, i));
-        vf tx = v_sel(slid, v_add(ld(cF, FOOT_TX, i), ex), ld(cF, FOOT_TX, i));
-        vf tz = v_sel(slid, v_add(ld(cF, FOOT_TZ, i), ez), ld(cF, FOOT_TZ, i));
+        /* the slide moved back by the share of it beyond slide_depth, up
+         * to all of it at twice that: no step where a slide crosses
+         * slide_depth (all of it or nothing, a rounding decided a 1 mm
+         * move: examples/units.c's crowds in centimetres and in metres
+         * parted their ankles by 1 mm) */
+        vf en = v_sqrt(v_fma(ex, ex, v_mul(ez, ez)));
+        vf back = v_sel(slid, v_min(v_sub(v_div(en, v_set1(job->slide_depth)), v_set1(1.0f)), v_set1(1.0f)), z);
+        vf tx = v_fma(back, ex, ld(cF, FOOT_TX, i));
+        vf tz = v_fma(back, ez, ld(cF, FOOT_TZ, i));
         pstore(job, F[FOOT_TX], i, tx);
         pstore(job, F[FOOT_TY], i, ty);
         pstore(job, F[FOOT_TZ], i, tz);
