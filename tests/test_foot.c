@@ -1861,9 +1861,10 @@ static void held_knee_rule_holds(cik_backend be, const cik_heightfield *hf, cik_
 {
     float fastest[2];
     for (int rule = 0; rule < 2; ++rule) fastest[rule] = held_knee_fastest_way(be, rule, hf, o, pose, frames, held, way);
-    cr_assert_gt(fastest[0], 4.0f / 60.0f + over, "without the rule the knee %s at %g a frame",
+    const float rate = o.held_knee_speed * o.dt;
+    cr_assert_gt(fastest[0], rate + over, "without the rule the knee %s at %g a frame",
                  way > 0.0f ? "straightens" : "bends", fastest[0]);
-    cr_assert_leq(fastest[1], 4.0f / 60.0f + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
+    cr_assert_leq(fastest[1], rate + 1e-3f, "with it at %g a frame (without: %g)", fastest[1], fastest[0]);
 }
 
 /* the floor from 0 toward 0.08 from frame 10 (0.06 s smoothing: 1.3 m/s at
@@ -1887,7 +1888,7 @@ T_BACKEND_TEST(foot, a_held_knee_on_a_rising_floor_is_slowed_by_the_pelvis)
     o.release_speed = 1.6f;
     float fastest[2];
     for (int rule = 0; rule < 2; ++rule) fastest[rule] = held_knee_fastest(be, rule, &hf, o, rising_floor_pose, 40, 3);
-    cr_assert_gt(fastest[0], 4.0f / 60.0f + 0.01f, "without the rule the knees straighten at %g a frame", fastest[0]);
+    cr_assert_gt(fastest[0], o.held_knee_speed * o.dt + 0.01f, "without the rule the knees straighten at %g a frame", fastest[0]);
     /* the pelvis may change its drop's rate by at most 3 mm a frame
      * beyond the spring's, and the floor starts at 1.3 m/s: the knee is
      * slowed, not held to the rate (5.77 -> 4.84 degrees a frame) */
@@ -1929,7 +1930,7 @@ T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)
     cik_foot_options o = on_backend(be);
     o.knee_speed = 0.0f;
     float alone = held_knee_fastest(be, 1, &hf, o, push_off_pose, 30, 1);
-    cr_assert_leq(alone, 4.0f / 60.0f + 1e-3f, "with knee_speed 0: %g a frame", alone);
+    cr_assert_leq(alone, o.held_knee_speed * o.dt + 1e-3f, "with knee_speed 0: %g a frame", alone);
 }
 
 /* The same push-off with the pelvis held up (max_pelvis_drop 0): the heel
@@ -1943,6 +1944,85 @@ T_BACKEND_TEST(foot, a_held_knee_on_its_toes_is_slowed_by_the_heel)
     cik_foot_options o = on_backend(be);
     o.max_pelvis_drop = 0.0f;
     held_knee_rule_holds(be, &hf, o, push_off_pose, 30, 1, 1.0f, 0.03f);
+}
+
+/* The rising floor with the pelvis held up (max_pelvis_drop 0): the feet
+ * are held flat, on the heel or the ball (not the toe tip), and the heel
+ * lift holds the knees, handing each lock to its toe tip. Before 0.27 a
+ * held heel or ball did not lift: the knees straightened beyond the
+ * animation's at the floor's pace, as without the rule. */
+/* The rising floor's options with the pelvis held up: a run's speeds keep
+ * the locks as the floor starts at 1.3 m/s. */
+static cik_foot_options rising_floor_held_up(cik_backend be)
+{
+    cik_foot_options o = on_backend(be);
+    o.plant_speed = 1.1f;
+    o.release_speed = 1.6f;
+    o.max_pelvis_drop = 0.0f;
+    return o;
+}
+
+T_BACKEND_TEST(foot, a_held_knee_on_its_heel_is_slowed_by_the_heel)
+{
+    cik_heightfield hf = ground(flat8);
+    cik_foot_options o = rising_floor_held_up(be);
+    scene sc = feet_scene(1);
+    for (int frame = 0; frame < 10; ++frame) {
+        rising_floor_pose(&sc, frame, o.dt);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+    }
+    for (int f = 0; f < 2; ++f) {
+        cr_assert_eq(sc.s.locked[f], 1.0f, "foot %d not locked before the floor rises", f);
+        cr_assert_neq(sc.s.pivot[f], (float)CIK_FOOT_TOE, "foot %d held on its toe tip", f);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    held_knee_rule_holds(be, &hf, o, rising_floor_pose, 40, 3, 1.0f, 0.01f);
+}
+
+/* the rising floor, the animation's feet with their toes 2 degrees up (the
+ * heel 6.6 mm below the toe tip) */
+static void rising_floor_heel_down_pose(scene *sc, int frame, float dt)
+{
+    rising_floor_pose(sc, frame, dt);
+    for (int f = 0; f < 2; ++f) pose_leg_pitched(sc, f, -0.85f, 0.0f, -0.035f);
+}
+
+/* The same with the animation's heels lowest: each held heel lifts and
+ * hands its lock to the toe tip, which then stays where it rests while the
+ * heel is up. Before 0.27 the next frame's probe rolled the lock back onto
+ * the heel the animation has lower, anchored under the lifted heel, and
+ * the lift handed it to the toe again a few millimetres off, frame after
+ * frame. */
+T_BACKEND_TEST(foot, a_lifted_heel_keeps_its_lock_on_the_toe)
+{
+    cik_heightfield hf = ground(flat8);
+    cik_foot_options o = rising_floor_held_up(be);
+    scene sc = feet_scene(1);
+    float last[2][3] = {{0}}, worst = 0.0f;
+    int on_toe[2] = {0, 0}, was[2] = {0, 0};
+    for (int frame = 0; frame < 40; ++frame) {
+        rising_floor_heel_down_pose(&sc, frame, o.dt);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f) {
+            if (frame == 9) cr_assert_eq(sc.s.pivot[f], (float)CIK_FOOT_HEEL, "foot %d not held on its heel", f);
+            const int now = sc.s.locked[f] == 1.0f && sc.s.pivot[f] == (float)CIK_FOOT_TOE;
+            const float p[3] = {sc.s.point_x[CIK_FOOT_TOE][f], sc.s.point_y[CIK_FOOT_TOE][f],
+                                sc.s.point_z[CIK_FOOT_TOE][f]};
+            if (now && was[f]) {
+                float d = sqrtf((p[0] - last[f][0]) * (p[0] - last[f][0]) + (p[1] - last[f][1]) * (p[1] - last[f][1]) +
+                                (p[2] - last[f][2]) * (p[2] - last[f][2]));
+                worst = d > worst ? d : worst;
+                ++on_toe[f];
+            }
+            was[f] = now;
+            for (int k = 0; k < 3; ++k) last[f][k] = p[k];
+        }
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+    cr_log_info("%s: held on the toe tip %d and %d frames, moved at most %.4f mm a frame", cik_backend_name(be),
+                on_toe[0], on_toe[1], worst * 1e3f);
+    cr_assert_geq(on_toe[0] + on_toe[1], 10, "the lifted heels did not hand their locks to the toes");
+    cr_assert_leq(worst, 1e-4f, "a toe tip held %.4f mm a frame", worst * 1e3f);
 }
 
 /* foot 0 on its toes (its heel 20 degrees up about its toe tip on the

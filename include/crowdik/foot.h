@@ -306,8 +306,10 @@ typedef struct cik_foot_options {
      *  catching up with a foot that landed on a step, a push-off on level
      *  ground), the pelvis comes down to hold it, the drop's rate changing
      *  by at most 3 mm a frame squared at 60 Hz beyond its spring's; a
-     *  planted foot at full weight on its toe tip (held there, or not
-     *  held) lifts its heel about it for what the pelvis does not hold,
+     *  planted foot at full weight with its toe tip on the ground lifts
+     *  its heel about it for what the pelvis does not hold (a foot held
+     *  on its heel or ball hands its lock to the toe tip; since 0.27,
+     *  before only a foot held on its toe tip or not held),
      *  and lowers it (while it is over its ground) where its knee would
      *  bend faster than this beyond the animation's. Every locked or
      *  planted foot at full weight, on any ground, also keeps the pelvis

@@ -421,6 +421,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             vm hung = w_and(down, v_gt(cpv, hangs));
             vm block = w_and(w_and(down, v_lt(cpv, rests)), v_gt(pick3(lo_i, clr[0], clr[1], clr[2]), hangs));
             roll = w_andnot(roll, block);
+            /* a foot held on its toe tip whose heel place lifted in the
+             * last frame stays on it: rolled back onto the heel that the
+             * animation has lower, anchored under the lifted heel, it was
+             * handed to its toe again by the lift a few millimetres off,
+             * frame after frame (the jog on the heightfield: locked
+             * pivots 0.26 -> 0.82 mm a frame, p99, with held heels lifting) */
+            roll = w_andnot(roll, w_and(v_eq(pv, v_set1((float)CIK_FOOT_TOE)), v_gt(ld(cF, FOOT_LIFT, i), z)));
             roll = w_or(roll, w_and(w_and(locked, v_gt(v_abs(v_sub(gi, pv)), v_set1(0.5f))), w_and(hung, v_lt(gmin, rests))));
             vf to = v_sel(hung, gi, lo_i);
             if (w_any(roll)) {
@@ -1280,18 +1287,18 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
          * hold it (the lift's distance dl is the least allowed bend's; the
          * soft reach keeps d0); where it would bend faster (near), the
          * heel comes down to the most allowed bend's, by at most its
-         * height over its ground less a millimetre. Not on a held heel or
-         * ball: the lift hands the lock to the toe, and those handovers
-         * moved the procedural walk's locks on terrain from 0.43 to 0.57
-         * mm a frame (p99) */
+         * height over its ground less a millimetre. Also on a held heel or
+         * ball, whose lift hands the lock to the toe (before 0.27 not: the
+         * handovers moved the procedural walk's locks on terrain from 0.43
+         * to 0.57 mm a frame, p99; since settling reports a pivot it lifts
+         * off the ground unlocked, 0.11 to 0.21 mm, and that walk's knee
+         * pops 2.77 to 2.14 per 1000) */
         vf dl = d0;
         vm farl = far, near = w_false();
         if (job->hold_on) {
             vf pc = ld(cF, FOOT_KDC, i), ps = ld(cF, FOOT_KDS, i);
             vm el = w_and(v_gt(v_fma(pc, pc, v_mul(ps, ps)), v_set1(0.25f)),
                           w_and(v_ge(w, one), v_gt(ld(cF, FOOT_PLANTED, i), z)));
-            el = w_and(el, w_or(w_not(v_gt(ld(cF, FOOT_HOLD, i), z)),
-                                v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
             if (w_any(el)) {
                 vf lim0 = sld(job, SCRATCH_LIM, i);
                 vf ls, da2, ms, dm2; /* as in place_a (ts is the swing target here) */
