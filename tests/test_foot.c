@@ -1918,7 +1918,7 @@ static void push_off_pose(scene *sc, int frame, float dt)
  * onto the ground), so its ankle stays low and, without the knee's rate
  * (held_knee_speed 0), the held knee straightens ahead of the animation's by
  * 6.2 degrees a frame; with it the pelvis comes down to hold it to
- * held_knee_speed x dt (3.8), knee_speed (the free feet's rate) on or
+ * held_knee_speed x dt (3.3), knee_speed (the free feet's rate) on or
  * off. Before 0.14 the rule held a knee only on ground above the
  * animation's floor. */
 T_BACKEND_TEST(foot, a_held_knee_on_level_ground_is_slowed_by_the_pelvis)

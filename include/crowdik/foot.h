@@ -320,9 +320,9 @@ typedef struct cik_foot_options {
      *  foot that is not planted lifts its heel no more than it did in the
      *  last frame, and a lifted heel comes down at most 6 rad/s: a foot
      *  let go at push-off turns with the animation.)
-     *  Default 4 (3.8 degrees per frame at 60 Hz): lower than knee_speed,
-     *  because a held leg's solve and settling add their own small turns
-     *  of the knee to the one this rate allows. Herds (herd.h) do not use
+     *  Default 3.5 (3.3 degrees per frame at 60 Hz; 4 before 0.27):
+     *  lower than knee_speed, because a held leg's solve and settling add
+     *  their own small turns of the knee to the one this rate allows. Herds (herd.h) do not use
      *  it. */
     float held_knee_speed;
     /** How far ahead a swing foot looks for the ground it will come over,

@@ -1312,15 +1312,15 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         }
         vm on_toe = w_and(v_gt(w, z), v_lt(v_sub(pv.y, ld(cF, FOOT_CY + CIK_FOOT_TOE, i)), v_set1(job->lift_contact)));
         vm lift = w_and(w_or(farl, near), on_toe);
-        /* a planted foot on its toe, not held or held on its toe tip: its
-         * heel peels where the ankle's limit asks for it, on top of any
-         * lift (below; a held heel handed to the toe at a peel's start is
-         * a step that rounding takes or not; and a peel only where no
-         * lift was asked for was one too: a foot a rounding inside the
-         * lift's reach test peeled by degrees, one outside it not) */
+        /* a planted foot on its toe, held or not: its heel peels where
+         * the ankle's limit asks for it, on top of any lift (below; a
+         * peel only where no lift was asked for was a step: a foot a
+         * rounding inside the lift's reach test peeled by degrees, one
+         * outside it not). Before 0.27 not on a held heel or ball: once
+         * the lift above could hand one to its toe tip, a foot that a
+         * rounding handed over peeled and its twin in other units did
+         * not (examples/units.c: ankles 3.6 mm apart) */
         vm peel = w_and(on_toe, v_gt(ld(cF, FOOT_PLANTED, i), z));
-        peel = w_and(peel, w_or(w_not(v_gt(ld(cF, FOOT_HOLD, i), z)),
-                                v_eq(ld(cF, FOOT_PIVOT, i), v_set1((float)CIK_FOOT_TOE))));
         near = w_and(near, on_toe);
         /* the last frame's heel lift (its sine; 0 none): a lifted heel
          * comes down at most lift_fade a frame, also where the rule no
