@@ -1946,11 +1946,6 @@ T_BACKEND_TEST(foot, a_held_knee_on_its_toes_is_slowed_by_the_heel)
     held_knee_rule_holds(be, &hf, o, push_off_pose, 30, 1, 1.0f, 0.03f);
 }
 
-/* The rising floor with the pelvis held up (max_pelvis_drop 0): the feet
- * are held flat, on the heel or the ball (not the toe tip), and the heel
- * lift holds the knees, handing each lock to its toe tip. Before 0.27 a
- * held heel or ball did not lift: the knees straightened beyond the
- * animation's at the floor's pace, as without the rule. */
 /* The rising floor's options with the pelvis held up: a run's speeds keep
  * the locks as the floor starts at 1.3 m/s. */
 static cik_foot_options rising_floor_held_up(cik_backend be)
@@ -1962,6 +1957,11 @@ static cik_foot_options rising_floor_held_up(cik_backend be)
     return o;
 }
 
+/* The rising floor with the pelvis held up (max_pelvis_drop 0): the feet
+ * are held flat, on the heel or the ball (not the toe tip), and the heel
+ * lift holds the knees, handing each lock to its toe tip. Before 0.27 a
+ * held heel or ball did not lift: the knees straightened beyond the
+ * animation's at the floor's pace, as without the rule. */
 T_BACKEND_TEST(foot, a_held_knee_on_its_heel_is_slowed_by_the_heel)
 {
     cik_heightfield hf = ground(flat8);

@@ -426,7 +426,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
              * animation has lower, anchored under the lifted heel, it was
              * handed to its toe again by the lift a few millimetres off,
              * frame after frame (the jog on the heightfield: locked
-             * pivots 0.26 -> 0.82 mm a frame, p99, with held heels lifting) */
+             * pivots 0.26 -> 0.66 mm a frame, p99, with held heels lifting) */
             roll = w_andnot(roll, w_and(v_eq(pv, v_set1((float)CIK_FOOT_TOE)), v_gt(ld(cF, FOOT_LIFT, i), z)));
             roll = w_or(roll, w_and(w_and(locked, v_gt(v_abs(v_sub(gi, pv)), v_set1(0.5f))), w_and(hung, v_lt(gmin, rests))));
             vf to = v_sel(hung, gi, lo_i);
