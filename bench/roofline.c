@@ -13,10 +13,12 @@
  *       zero, 10 passes). Before each solve the start pose is restored
  *       from a copy (cik_batch_streams), as crowdik_bench does; only
  *       cik_solve is the work.
- *   crowdik_roofline foot BACKEND CHARACTERS FRAMES
+ *   crowdik_roofline foot BACKEND CHARACTERS FRAMES [ON_EVERY]
  *       the walking crowd of bench/foot_scene.h, FRAMES frames after 8
  *       settling ones, stage by stage (cik_foot_crowd_probe, _ground_
- *       heightfield, _place, _solve, _align), one thread.
+ *       heightfield, _place, _solve, _align), one thread; with ON_EVERY,
+ *       only every ON_EVERY-th character on (level of detail, from the
+ *       first frame).
  *   crowdik_roofline peak SECONDS
  *       the FMA ceiling, one thread: 12 independent chains of AVX-512 (and
  *       of AVX2) FMAs, GFLOP/s (an FMA 2 flops a lane), the best of
@@ -62,7 +64,7 @@ static int backend_by_name(const char *name, cik_backend *out)
 static void usage(void)
 {
     fprintf(stderr, "usage: crowdik_roofline legs|spine|tail|hard BACKEND default|last|plain CHAINS REPS\n"
-                    "       crowdik_roofline foot BACKEND CHARACTERS FRAMES\n"
+                    "       crowdik_roofline foot BACKEND CHARACTERS FRAMES [ON_EVERY]\n"
                     "       crowdik_roofline peak SECONDS\n"
                     "       crowdik_roofline bandwidth BYTES SECONDS\n");
 }
@@ -134,7 +136,7 @@ static int run_chains(const char *workload, cik_backend backend, const char *mod
     return 0;
 }
 
-static int run_foot(cik_backend backend, int characters, int frames)
+static int run_foot(cik_backend backend, int characters, int frames, int on_every)
 {
     foot_scene sc;
     if (foot_scene_create(characters, 64, 1, &sc)) return 1;
@@ -142,6 +144,7 @@ static int run_foot(cik_backend backend, int characters, int frames)
     if (foot_scene_crowd(&sc, &crowd) != CIK_OK) return 1;
     cik_foot_streams fs;
     cik_foot_crowd_streams(crowd, &fs);
+    for (int c = 0; c < characters; ++c) fs.enabled[c] = c % on_every == 0;
     cik_foot_options o = cik_foot_default_options();
     o.solver.threads = 1;
     o.solver.backend = backend;
@@ -285,7 +288,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (strcmp(argv[1], "foot") != 0 && argc == 6) return run_chains(argv[1], backend, argv[3], atoi(argv[4]), atoi(argv[5]));
-    if (strcmp(argv[1], "foot") == 0 && argc == 5) return run_foot(backend, atoi(argv[3]), atoi(argv[4]));
+    if (strcmp(argv[1], "foot") == 0 && (argc == 5 || (argc == 6 && atoi(argv[5]) >= 1)))
+        return run_foot(backend, atoi(argv[3]), atoi(argv[4]), argc == 6 ? atoi(argv[5]) : 1);
     usage();
     return 2;
 }

@@ -474,7 +474,10 @@ typedef struct cik_foot_streams {
     float *contact_ahead_y;
     /* out of place, c: how far the pelvis was lowered (>= 0) */
     float *pelvis_drop;
-    /* out of place, f: the ankle target the legs are solved for */
+    /* out of place, f: the ankle target the legs are solved for (a foot
+     * starting afresh, the crowd's first frame or a character reset or
+     * switched back on, has target_y NaN from its probe to its place:
+     * no last target) */
     float *target_x, *target_y, *target_z;
     /* out of align, f: solved local rotations (hip, knee, ankle; these point
      * into the batch's rotation streams) */
@@ -489,10 +492,13 @@ typedef struct cik_foot_streams {
      * byte is 0 alone: every stream above (its solved legs among them) and
      * what it carries from frame to frame keep their bits, and the other
      * characters' results do not depend on it. A group of 16 characters
-     * (at multiples of 16) that are all off costs close to nothing; an off
-     * character among on ones costs less than an on one (its lanes are
-     * computed, never stored, its legs not solved), so keep far characters
-     * in runs where many are off (docs/foot.md). A
+     * (at multiples of 16) that are all off costs close to nothing; where
+     * at most half of a run of groups is on, the on characters are
+     * gathered side by side and run there (an off one costs nothing, an on
+     * one its copies besides its work), else an off character among on
+     * ones costs less than an on one (its lanes are computed, never
+     * stored, its legs not solved); keep far characters in runs where
+     * many are off (docs/foot.md). A
      * character switched back on starts afresh at its next probe, as after
      * cik_foot_crowd_reset_character. Change the bytes between frames, not
      * between the stages of one frame. */

@@ -603,10 +603,10 @@ static frame_args frame_prepare(const cik_foot_crowd *cr, const cik_foot_options
 /* Copies the pelvis and floor of the block's characters [c0, c1) to both
  * of their feet (SCRATCH_EP*, SCRATCH_EQ*, SCRATCH_EFLOOR): the kernels'
  * lanes are feet. */
-static void pelvis_to_feet(const cik_foot_crowd *cr, const cik__foot_job *job, int c0, int c1)
+static void pelvis_to_feet(float *const *cs, const cik__foot_job *job, int c0, int c1)
 {
     for (int s = 0; s < 8; ++s) {
-        const float *src = cr->c[CHAR_PX + s] + c0;
+        const float *src = cs[CHAR_PX + s] + c0;
         float *dst = job->s[SCRATCH_EPX + s] + (2 * c0 - job->s0);
         for (int c = 0; c < c1 - c0; ++c) dst[2 * c] = dst[2 * c + 1] = src[c];
     }
@@ -640,14 +640,14 @@ static void hold_bound(float side, float m0, float m1, float d1, float d2, float
 /* Stage 3 between the kernel passes, the block's characters [c0, c1): the
  * larger need of the two feet (the lower foot decides), clamped, followed
  * by the critically damped spring (frame_args). */
-static void pelvis_drop(cik_foot_crowd *cr, const cik__foot_job *job, const frame_args *fa, int c0, int c1)
+static void pelvis_drop(float *const *cs, const cik__foot_job *job, const frame_args *fa, int c0, int c1)
 {
     const float *need_f = job->s[SCRATCH_NEED] + (2 * c0 - job->s0);
     const float *dmin_f = job->s[SCRATCH_DMIN] + (2 * c0 - job->s0);
     const float *dmax_f = job->s[SCRATCH_DMAX] + (2 * c0 - job->s0);
     float *drop_f = job->s[SCRATCH_DROP] + (2 * c0 - job->s0);
-    float *state = cr->c[CHAR_STATE] + c0, *vel = cr->c[CHAR_STATEV] + c0, *drop = cr->c[CHAR_DROP] + c0;
-    float *drop2 = cr->c[CHAR_DROP2] + c0;
+    float *state = cs[CHAR_STATE] + c0, *vel = cs[CHAR_STATEV] + c0, *drop = cs[CHAR_DROP] + c0;
+    float *drop2 = cs[CHAR_DROP2] + c0;
     const float w = fa->pelvis_w, e = fa->pelvis_k, dt = fa->dt;
     const unsigned char *on = job->on ? job->on + c0 : NULL;
     for (int c = 0; c < c1 - c0; ++c) {
@@ -896,10 +896,66 @@ static void settle_add(const frame_plan *fp, const cik__foot_job *job, settle_po
     if (sp->count >= SETTLE_GROUP) settle_run(fp, job, sp);
 }
 
+/* Characters in a gathered run: a step of the widest foot kernel (32
+ * feet: 16 AVX-512 lanes, two interleaved), a whole number of every
+ * kernel's. */
+#define GATHER_CHARS 16
+typedef char gathered_whole_step[2 * GATHER_CHARS % 32 == 0 ? 1 : -1];
+/* What a gathered run's rows take: its scratch, the per-foot streams, the
+ * leg constants and the batch's rows (2 GATHER_CHARS lanes each), the
+ * per-character streams; and the scratch of a block and of a gathered run,
+ * the larger (26.5 KiB). */
+#define GATHER_FLOATS \
+    ((SCRATCH_COUNT + FOOT_COUNT + LEG_COUNT + SETTLE_BATCH) * 2 * GATHER_CHARS + CHAR_COUNT * GATHER_CHARS)
+#define SCRATCH_FLOATS (GATHER_FLOATS > SCRATCH_COUNT * 2 * BLOCK ? GATHER_FLOATS : SCRATCH_COUNT * 2 * BLOCK)
+
+/* A gathered run (run_gathered): its characters' streams copied side by
+ * side, character j of the run at j (its feet at 2j, 2j + 1). */
+typedef struct gathered {
+    float *const *c;  /* the gathered per-character streams */
+    const int *ch;    /* the crowd's character of each (the last repeated) */
+    const int *foot;  /* the crowd's foot of each of the first `feet` lanes */
+    int n;            /* characters of the run (the rest repeat its last) */
+    cik_streams *bs;  /* the gathered batch streams (settle_batch_streams's) */
+} gathered;
+
+/* A per-foot stream's rows of characters ch[0 .. n): out (0) into the
+ * gathered row r, or back (1) from it; a character's two feet are one
+ * 8-byte copy. */
+static void pairs_copy(float *crowd, float *r, const int *ch, int n, int back)
+{
+    if (back)
+        for (int j = 0; j < n; ++j) memcpy(crowd + 2 * ch[j], r + 2 * j, 2 * sizeof(float));
+    else
+        for (int j = 0; j < n; ++j) memcpy(r + 2 * j, crowd + 2 * ch[j], 2 * sizeof(float));
+}
+
+/* The gathered batch rows from the crowd's batch (back 0) or back into it
+ * (back 1: the run's own characters only). */
+static void gathered_batch(const cik_foot_crowd *cr, const gathered *g, int back)
+{
+    float **crowd[SETTLE_BATCH], **rows[SETTLE_BATCH];
+    settle_batch_streams((cik_streams *)&cr->bs, crowd);
+    settle_batch_streams(g->bs, rows);
+    for (int s = 0; s < SETTLE_BATCH; ++s) pairs_copy(*crowd[s], *rows[s], g->ch, back ? g->n : GATHER_CHARS, back);
+}
+
+/* What a gathered run's stages wrote back into the crowd, its characters'
+ * rows: every per-foot stream but the animated pose (the stages only read
+ * it), the pelvis drop and its spring, the batch's streams. */
+static void gathered_scatter(cik_foot_crowd *cr, const cik__foot_job *job, const gathered *g)
+{
+    for (int k = FOOT_POSE + 12; k < FOOT_COUNT; ++k) pairs_copy(cr->f[k], job->f[k], g->ch, g->n, 1);
+    for (int k = CHAR_DROP; k < CHAR_COUNT; ++k)
+        for (int j = 0; j < g->n; ++j) cr->c[k][g->ch[j]] = g->c[k][j];
+    gathered_batch(cr, g, 1);
+}
+
 /* Runs the plan's stages over characters [b, e) of the block whose
  * scratch starts at foot job->s0: whole groups of LOD_GROUP characters
- * (or the crowd's end). */
-static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, settle_pool *sp)
+ * (or the crowd's end); with `g`, over a gathered run (job's streams are
+ * its rows). */
+static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, settle_pool *sp, const gathered *g)
 {
     cik_foot_crowd *cr = fp->cr;
     const cik__foot_kernel *k = fp->k;
@@ -907,7 +963,8 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
     const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
     const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
     const int f0 = 2 * b, f1 = 2 * e;
-    if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cr, job, b, e);
+    float *const *cs = g ? g->c : cr->c;
+    if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cs, job, b, e);
     if (stages & DO_PROBE) RUN(k, probe, job, f0, f1);
     if (stages & DO_GROUND)
         for (job->point = 0; job->point < (job->ahead > 0.0f ? FOOT_PROBES : CIK_FOOT_POINTS); ++job->point) {
@@ -917,29 +974,46 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
         }
     if (stages & DO_PLACE) {
         RUN(k, place_a, job, f0, f1);
-        pelvis_drop(cr, job, pa, b, e);
+        pelvis_drop(cs, job, pa, b, e);
         RUN(k, place_b, job, f0, f1);
     }
     /* the block's legs, while what place wrote is still in the cache */
-    if (stages & DO_SOLVE) cik__solve_range(&fp->solve, f0, f1);
+    if (stages & DO_SOLVE) {
+        if (g) {
+            gathered_batch(cr, g, 1);
+            cik__solve_lanes(&fp->solve, g->foot, 2 * g->n);
+            gathered_batch(cr, g, 0);
+        } else {
+            cik__solve_range(&fp->solve, f0, f1);
+        }
+    }
     if (stages & DO_ALIGN) {
         RUN(k, align, job, f0, f1);
         /* the feet to settle (settle_add) */
         RUN(k, settle, job, f0, f1);
         const float *moved = job->s[SCRATCH_NEED] - job->s0;
         const unsigned char *en = cr->bs.enabled;
+        if (g) {
+            gathered_scatter(cr, job, g);
+            for (int f = 0; f < 2 * g->n; ++f)
+                if (moved[f] != 0.0f) settle_add(fp, job, sp, g->foot[f], 0);
+            return;
+        }
         for (int f = f0; f < f1; ++f)
             if (moved[f] != 0.0f && en[f]) settle_add(fp, job, sp, f, 0);
     }
+    if (g) gathered_scatter(cr, job, g);
 }
 
 /* Level of detail: characters whose enable byte is 0 are left alone. A
  * group of LOD_GROUP characters (at multiples of it: 32 feet, a whole step
  * of every foot kernel) with none on is skipped; runs of groups
- * with some on run as one, their off characters' lanes computed but never
- * stored (the kernels' pstore, the scalar loops' checks of job->on; the
- * lanes are independent, so the on ones get the bits they get with all
- * on). The off legs are off in the batch too, so the solve leaves them. */
+ * with some on run as one: gathered where at most half of the run's
+ * characters are on (run_gathered), else in place, their off characters'
+ * lanes computed but never stored (the kernels' pstore, the scalar loops'
+ * checks of job->on; the lanes are independent, so the on ones get the
+ * bits they get with all on). The off legs are off in the batch too, so
+ * the solve leaves them. */
 #define LOD_GROUP 16
 typedef char lod_groups_whole_ranges[ALIGN_CHARS % LOD_GROUP == 0 && BLOCK % LOD_GROUP == 0 ? 1 : -1];
 
@@ -950,7 +1024,77 @@ static int group_on(const cik_foot_crowd *cr, int g, int ge)
     return on;
 }
 
-static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e, settle_pool *sp)
+/* Level of detail, scattered: the characters on among [b, e), gathered
+ * GATHER_CHARS at a time (the last repeated to fill the vectors, its
+ * copies never stored) into rows side by side, run there, and scattered
+ * back; the crowd's last feet that no whole vector holds run in place, as
+ * they do with every character on (the one-lane kernel). Every stage of a
+ * foot is lane-wise and the gathered legs are solved by cik__solve_lanes,
+ * so a character gets the bits it gets in place. The rows, the gathered
+ * run's scratch with them, take the block's scratch (`buf`, GATHER_FLOATS
+ * of it): the block's own scratch is what the runs in place write before
+ * they read it, but for SCRATCH_LIVE, written again for the tail. */
+static __attribute__((noinline)) void run_gathered(const frame_plan *fp, cik__foot_job *job, float *buf, int b, int e,
+                                                   settle_pool *sp)
+{
+    cik_foot_crowd *cr = fp->cr;
+    const int lanes = fp->k->lanes;
+    /* characters before the crowd's one-lane tail, in whole LOD groups */
+    int whole = 2 * cr->characters / lanes * lanes / 2 / LOD_GROUP * LOD_GROUP;
+    whole = whole < b ? b : (whole > e ? e : whole);
+    const int gl = 2 * GATHER_CHARS; /* lanes of a gathered run */
+    float *fl[FOOT_COUNT], *cl[CHAR_COUNT], *kl[LEG_COUNT], **rows[SETTLE_BATCH];
+    int ch[GATHER_CHARS], foot[2 * GATHER_CHARS];
+    cik__foot_consts gk = cr->kc;
+    cik_streams gbs;
+    memset(&gbs, 0, sizeof gbs);
+    settle_batch_streams(&gbs, rows);
+    cik__foot_job gj = *job;
+    float *p = buf;
+    for (int k = 0; k < SCRATCH_COUNT; ++k, p += gl) gj.s[k] = p;
+    for (int k = 0; k < FOOT_COUNT; ++k, p += gl) fl[k] = p;
+    for (int k = 0; k < LEG_COUNT; ++k, p += gl) kl[k] = p;
+    for (int s = 0; s < SETTLE_BATCH; ++s, p += gl) *rows[s] = p;
+    for (int k = 0; k < CHAR_COUNT; ++k, p += GATHER_CHARS) cl[k] = p;
+    for (int k = 0; k < LEG_COUNT; ++k)
+        if (gk.mask[k] != 1) gk.p[k] = kl[k]; /* a pattern's lanes keep their side */
+    gj.f = fl;
+    gj.k = &gk;
+    gj.bs = &gbs;
+    gj.s0 = 0;
+    gj.on = NULL;
+    gathered g = {cl, ch, foot, 0, &gbs};
+    for (int c = b; c < whole;) {
+        int n = 0;
+        for (; c < whole && n < GATHER_CHARS; ++c)
+            if (cr->en[c]) ch[n++] = c;
+        if (n == 0) break;
+        for (int j = n; j < GATHER_CHARS; ++j) ch[j] = ch[n - 1];
+        for (int j = 0; j < n; ++j) {
+            foot[2 * j] = 2 * ch[j];
+            foot[2 * j + 1] = 2 * ch[j] + 1;
+        }
+        for (int k = 0; k < CHAR_COUNT; ++k)
+            for (int j = 0; j < GATHER_CHARS; ++j) cl[k][j] = cr->c[k][ch[j]];
+        for (int k = 0; k < FOOT_COUNT; ++k) pairs_copy(cr->f[k], fl[k], ch, GATHER_CHARS, 0);
+        for (int k = 0; k < LEG_COUNT; ++k)
+            if (gk.mask[k] != 1) pairs_copy((float *)cr->kc.p[k], kl[k], ch, GATHER_CHARS, 0);
+        g.n = n;
+        gathered_batch(cr, &g, 0);
+        run_block(fp, &gj, 0, GATHER_CHARS, sp, &g);
+    }
+    if (whole < e) {
+        float *live = job->s[SCRATCH_LIVE] - job->s0;
+        for (int f = 2 * whole; f < 2 * e; ++f) live[f] = cr->en[f >> 1] ? 1.0f : 0.0f;
+        run_block(fp, job, whole, e, sp, NULL);
+    }
+}
+
+/* Whether gathering the characters on among [b, e) pays: at most half of
+ * them on (a gathered lane costs its copies in and out besides its work). */
+static int gather_pays(const cik_foot_crowd *cr, int b, int e) { return 2 * group_on(cr, b, e) <= e - b; }
+
+static void run_lod(const frame_plan *fp, cik__foot_job *job, float *buf, int b, int e, settle_pool *sp)
 {
     cik_foot_crowd *cr = fp->cr;
     for (int g = b; g < e;) {
@@ -972,7 +1116,10 @@ static void run_lod(const frame_plan *fp, cik__foot_job *job, int b, int e, sett
             for (int f = 2 * g; f < 2 * h; ++f) live[f] = cr->en[f >> 1] ? 1.0f : 0.0f;
             job->on = cr->en;
         }
-        run_block(fp, job, g, h, sp);
+        if (!all && gather_pays(cr, g, h))
+            run_gathered(fp, job, buf, g, h, sp);
+        else
+            run_block(fp, job, g, h, sp, NULL);
         job->on = NULL;
         g = h;
     }
@@ -999,8 +1146,9 @@ static void run_part(const frame_plan *fp, int c0, int c1)
     cik_foot_crowd *cr = fp->cr;
     const cik_heightfield *hf = fp->has_hf ? &fp->hf : NULL;
     const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
-    /* the blocks' scratch: on this thread's stack, 25 KiB, never allocated */
-    _Alignas(64) float scratch[SCRATCH_COUNT][2 * BLOCK];
+    /* the blocks' scratch (and the gathered runs', run_gathered): on this
+     * thread's stack, 26.5 KiB, never allocated */
+    _Alignas(64) float scratch[SCRATCH_FLOATS];
     cik__foot_job job;
     if (pa)
         job = pa->job;
@@ -1010,7 +1158,7 @@ static void run_part(const frame_plan *fp, int c0, int c1)
     job.f = cr->f;
     job.k = &cr->kc;
     job.bs = &cr->bs;
-    for (int i = 0; i < SCRATCH_COUNT; ++i) job.s[i] = scratch[i];
+    for (int i = 0; i < SCRATCH_COUNT; ++i) job.s[i] = scratch + 2 * BLOCK * i;
     if (hf) {
         job.ox = hf->origin_x;
         job.oz = hf->origin_z;
@@ -1034,9 +1182,9 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job.s0 = 2 * b;
         follow_enable(fp, b, e);
         if (memchr(cr->en + b, 0, (size_t)(e - b)))
-            run_lod(fp, &job, b, e, &sp);
+            run_lod(fp, &job, scratch, b, e, &sp);
         else
-            run_block(fp, &job, b, e, &sp);
+            run_block(fp, &job, b, e, &sp, NULL);
     }
     while (sp.count > 0) settle_run(fp, &job, &sp);
 }

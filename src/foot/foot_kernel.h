@@ -294,6 +294,11 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                                         v_lt(cstate, v_set1(0.5f * (COLD_AFRESH + COLD_UNSEEN))))
                                 : w_false();
         moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN (a bad last frame) or cold: as if fast */
+        /* nor a last target (place_a's rise of the ankle above its rest
+         * reads it): a character reset, or switched back on, took the one
+         * it had before as its own, and its pelvis parted from the same
+         * character's in a crowd that had run on a frame later */
+        st_sel(job, F, FOOT_TY, i, cold, v_set1(NAN));
         /* contacts */
         vm was = v_gt(ld(cF, FOOT_PLANTED, i), z);
         vf age = v_add(ld(cF, FOOT_CTIME, i), dt);
@@ -926,7 +931,8 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * animation's (the procedural walk on terrain, the trailing foot
          * on the upper level as the pelvis comes down for the other:
          * knee pops 4.26 -> 3.24 per 1000, docs/foot.md, Since 0.25.1) */
-        vf lifted = v_max(v_sub(v_sub(last_ty, hip.y), v.y), z);
+        vf lifted = v_sub(v_sub(last_ty, hip.y), v.y);
+        lifted = v_sel(v_gt(lifted, z), lifted, z); /* NaN (no last target): 0 on every backend */
         {
             const vf grew = v_sub(lifted, ld(cF, FOOT_LIFTED, i));
             pstore(job, F[FOOT_LIFTED], i, lifted);
