@@ -523,9 +523,10 @@ static int same_character(const scene *a, const scene *b, int c)
 /* Off, pattern 0: scattered among on ones (groups of 16 that still run
  * in place), a run of whole groups (skipped), the first character and the
  * crowd's last ones (the tail that is no whole vector). Pattern 1, a
- * tenth on: every tenth (gathered GATHER_CHARS at a time), a run of 20 on
- * (in place), a run of 40 off and the crowd's last three on (on AVX-512
- * the last 4 characters are the one-lane tail: they run in place). */
+ * tenth on: every tenth and a run of 20 (gathered GATHER_CHARS at a
+ * time), a run of 40 off and the crowd's last three on (in its last,
+ * partial group of 16, which runs in place: on AVX-512 its last 4
+ * characters are the one-lane tail). */
 static int lod_off(int c, int pattern)
 {
     if (pattern == 0) return c % 7 == 3 || (c >= 320 && c < 400) || c == 0 || c >= CHARS - 5;

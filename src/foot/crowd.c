@@ -919,15 +919,16 @@ typedef struct gathered {
     cik_streams *bs;  /* the gathered batch streams (settle_batch_streams's) */
 } gathered;
 
-/* A per-foot stream's rows of characters ch[0 .. n): out (0) into the
- * gathered row r, or back (1) from it; a character's two feet are one
- * 8-byte copy. */
-static void pairs_copy(float *crowd, float *r, const int *ch, int n, int back)
+/* A per-foot stream's values of characters ch[0 .. n) into the gathered
+ * row r, and back; a character's two feet are one 8-byte copy. */
+static void pairs_in(float *r, const float *crowd, const int *ch, int n)
 {
-    if (back)
-        for (int j = 0; j < n; ++j) memcpy(crowd + 2 * ch[j], r + 2 * j, 2 * sizeof(float));
-    else
-        for (int j = 0; j < n; ++j) memcpy(r + 2 * j, crowd + 2 * ch[j], 2 * sizeof(float));
+    for (int j = 0; j < n; ++j) memcpy(r + 2 * j, crowd + 2 * ch[j], 2 * sizeof(float));
+}
+
+static void pairs_out(float *crowd, const float *r, const int *ch, int n)
+{
+    for (int j = 0; j < n; ++j) memcpy(crowd + 2 * ch[j], r + 2 * j, 2 * sizeof(float));
 }
 
 /* The gathered batch rows from the crowd's batch (back 0) or back into it
@@ -937,7 +938,11 @@ static void gathered_batch(const cik_foot_crowd *cr, const gathered *g, int back
     float **crowd[SETTLE_BATCH], **rows[SETTLE_BATCH];
     settle_batch_streams((cik_streams *)&cr->bs, crowd);
     settle_batch_streams(g->bs, rows);
-    for (int s = 0; s < SETTLE_BATCH; ++s) pairs_copy(*crowd[s], *rows[s], g->ch, back ? g->n : GATHER_CHARS, back);
+    for (int s = 0; s < SETTLE_BATCH; ++s)
+        if (back)
+            pairs_out(*crowd[s], *rows[s], g->ch, g->n);
+        else
+            pairs_in(*rows[s], *crowd[s], g->ch, GATHER_CHARS);
 }
 
 /* What a gathered run's stages wrote back into the crowd, its characters'
@@ -945,7 +950,7 @@ static void gathered_batch(const cik_foot_crowd *cr, const gathered *g, int back
  * it), the pelvis drop and its spring, the batch's streams. */
 static void gathered_scatter(cik_foot_crowd *cr, const cik__foot_job *job, const gathered *g)
 {
-    for (int k = FOOT_POSE + 12; k < FOOT_COUNT; ++k) pairs_copy(cr->f[k], job->f[k], g->ch, g->n, 1);
+    for (int k = FOOT_POSE + 12; k < FOOT_COUNT; ++k) pairs_out(cr->f[k], job->f[k], g->ch, g->n);
     for (int k = CHAR_DROP; k < CHAR_COUNT; ++k)
         for (int j = 0; j < g->n; ++j) cr->c[k][g->ch[j]] = g->c[k][j];
     gathered_batch(cr, g, 1);
@@ -1024,6 +1029,21 @@ static int group_on(const cik_foot_crowd *cr, int g, int ge)
     return on;
 }
 
+/* Runs [b, e), whole groups with some character on, in place: the off
+ * characters' lanes computed, never stored (SCRATCH_LIVE and job->on,
+ * read by pstore and the scalar loops), unless `all` are on. */
+static void run_in_place(const frame_plan *fp, cik__foot_job *job, int b, int e, int all, settle_pool *sp)
+{
+    const unsigned char *en = fp->cr->en;
+    if (!all) {
+        float *live = job->s[SCRATCH_LIVE] - job->s0;
+        for (int f = 2 * b; f < 2 * e; ++f) live[f] = en[f >> 1] ? 1.0f : 0.0f;
+        job->on = en;
+    }
+    run_block(fp, job, b, e, sp, NULL);
+    job->on = NULL;
+}
+
 /* Level of detail, scattered: the characters on among [b, e), gathered
  * GATHER_CHARS at a time (the last repeated to fill the vectors, its
  * copies never stored) into rows side by side, run there, and scattered
@@ -1033,7 +1053,7 @@ static int group_on(const cik_foot_crowd *cr, int g, int ge)
  * so a character gets the bits it gets in place. The rows, the gathered
  * run's scratch with them, take the block's scratch (`buf`, GATHER_FLOATS
  * of it): the block's own scratch is what the runs in place write before
- * they read it, but for SCRATCH_LIVE, written again for the tail. */
+ * they read it (SCRATCH_LIVE too: run_in_place). */
 static __attribute__((noinline)) void run_gathered(const frame_plan *fp, cik__foot_job *job, float *buf, int b, int e,
                                                    settle_pool *sp)
 {
@@ -1076,23 +1096,15 @@ static __attribute__((noinline)) void run_gathered(const frame_plan *fp, cik__fo
         }
         for (int k = 0; k < CHAR_COUNT; ++k)
             for (int j = 0; j < GATHER_CHARS; ++j) cl[k][j] = cr->c[k][ch[j]];
-        for (int k = 0; k < FOOT_COUNT; ++k) pairs_copy(cr->f[k], fl[k], ch, GATHER_CHARS, 0);
+        for (int k = 0; k < FOOT_COUNT; ++k) pairs_in(fl[k], cr->f[k], ch, GATHER_CHARS);
         for (int k = 0; k < LEG_COUNT; ++k)
-            if (gk.mask[k] != 1) pairs_copy((float *)cr->kc.p[k], kl[k], ch, GATHER_CHARS, 0);
+            if (gk.mask[k] != 1) pairs_in(kl[k], cr->kc.p[k], ch, GATHER_CHARS);
         g.n = n;
         gathered_batch(cr, &g, 0);
         run_block(fp, &gj, 0, GATHER_CHARS, sp, &g);
     }
-    if (whole < e) {
-        float *live = job->s[SCRATCH_LIVE] - job->s0;
-        for (int f = 2 * whole; f < 2 * e; ++f) live[f] = cr->en[f >> 1] ? 1.0f : 0.0f;
-        run_block(fp, job, whole, e, sp, NULL);
-    }
+    if (whole < e) run_in_place(fp, job, whole, e, 0, sp);
 }
-
-/* Whether gathering the characters on among [b, e) pays: at most half of
- * them on (a gathered lane costs its copies in and out besides its work). */
-static int gather_pays(const cik_foot_crowd *cr, int b, int e) { return 2 * group_on(cr, b, e) <= e - b; }
 
 static void run_lod(const frame_plan *fp, cik__foot_job *job, float *buf, int b, int e, settle_pool *sp)
 {
@@ -1104,23 +1116,19 @@ static void run_lod(const frame_plan *fp, cik__foot_job *job, float *buf, int b,
             continue;
         }
         /* the run of groups with some on from g */
-        int h = ge, all = on == ge - g;
+        int h = ge;
         while (h < e) {
             int he = e - h < LOD_GROUP ? e : h + LOD_GROUP, n = group_on(cr, h, he);
             if (n == 0) break;
-            all = all && n == he - h;
+            on += n;
             h = he;
         }
-        if (!all) {
-            float *live = job->s[SCRATCH_LIVE] - job->s0;
-            for (int f = 2 * g; f < 2 * h; ++f) live[f] = cr->en[f >> 1] ? 1.0f : 0.0f;
-            job->on = cr->en;
-        }
-        if (!all && gather_pays(cr, g, h))
+        /* gathered where at most half of the run is on (a gathered lane
+         * costs its copies in and out besides its work) */
+        if (2 * on <= h - g)
             run_gathered(fp, job, buf, g, h, sp);
         else
-            run_block(fp, job, g, h, sp, NULL);
-        job->on = NULL;
+            run_in_place(fp, job, g, h, on == h - g, sp);
         g = h;
     }
 }
