@@ -1569,6 +1569,91 @@ Test(foot, a_planted_sole_lies_on_the_ground_under_its_ball)
     cik_foot_crowd_destroy(sc.crowd);
 }
 
+/* A heel strike across a slope keeps its heading: a foot pitched 22
+ * degrees toes up by the animation (its ankle 30 cm ahead of the hip),
+ * planted at full weight on contacts whose normals are tilted 12 degrees
+ * across its heading (the ground rising to its side), rolls onto that
+ * ground about its own heel-to-toe axis: that axis keeps the animation's
+ * heading, and the sole's side axis lies in the ground. Tilted by the
+ * shortest arc from up onto the normal instead (before 0.29), its raised
+ * toe swung sideways: the heel-to-toe line 4.8 degrees off the heading. */
+Test(foot, a_heel_strike_across_a_slope_keeps_its_heading)
+{
+    scene sc = feet_scene(1);
+    cik_foot_options o = cik_foot_default_options();
+    o.contacts = CIK_FOOT_CONTACTS_WEIGHTS;
+    const float a = 12.0f * PI_F / 180.0f, b = 22.0f * PI_F / 180.0f;
+    const cik_vec3 n = t_v3(-sinf(a), cosf(a), 0.0f);
+    for (int frame = 0; frame < 6; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.1f);
+        for (int f = 0; f < 2; ++f) pose_leg_pitched(&sc, f, STAND_DY, 0.3f, -b);
+        sc.s.weight[0] = sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, 0.0f, n);
+        place_solve_align(&sc, &o);
+    }
+    for (int f = 0; f < 2; ++f) {
+        cr_assert_eq(sc.s.locked[f], 1.0f, "foot %d not locked", f);
+        const cik_vec3 h = solved_point(&sc, f, CIK_FOOT_HEEL), t = solved_point(&sc, f, CIK_FOOT_TOE);
+        const cik_vec3 u = t_v3(t.x - h.x, t.y - h.y, t.z - h.z);
+        const float yaw = atan2f(u.x, u.z) * 180.0f / PI_F;
+        cr_assert_lt(fabsf(yaw), 0.1f, "foot %d: heel to toe %.3f degrees off the animation's heading", f, yaw);
+        cik_quat fq = {sc.s.foot_qx[f], sc.s.foot_qy[f], sc.s.foot_qz[f], sc.s.foot_qw[f]};
+        const cik_vec3 up = rot(fq, sc.legs[f].sole_normal);
+        cik_vec3 side = t_v3(up.y * u.z - up.z * u.y, up.z * u.x - up.x * u.z, up.x * u.y - up.y * u.x);
+        const float sl = sqrtf(side.x * side.x + side.y * side.y + side.z * side.z);
+        const float across = (side.x * n.x + side.y * n.y + side.z * n.z) / sl;
+        cr_assert_lt(fabsf(across), sinf(0.1f * PI_F / 180.0f), "foot %d: the sole's side axis %.3f degrees out of the ground",
+                     f, asinf(across) * 180.0f / PI_F);
+        float d = up.x * n.x + up.y * n.y + up.z * n.z;
+        const float over = acosf(d > 1 ? 1 : d) * 180.0f / PI_F;
+        /* its heel-to-toe axis as steep over the ground as it can be, turned
+         * about itself: asin(cos a sin b), 21.49 degrees */
+        const float want = asinf(cosf(a) * sinf(b)) * 180.0f / PI_F;
+        cr_assert_float_eq(over, want, 0.05f, "foot %d: the toes %.3f degrees up over the ground, not %.3f", f, over, want);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* A foot's first frame pivots on its lowest point: a crowd's first frame,
+ * the animation holding a foot still with its toes 15 degrees down (the
+ * toe tip its lowest point, the heel up) over a plane rising 15 degrees
+ * along its heading. The first frame plants it by its height and tilts it
+ * onto the plane about its toe tip; the second locks it there, and the
+ * toe tip stays within 0.01 mm. Turned about the heel in the first frame (where the
+ * pivot's stream starts, before 0.29) and held on the toe tip from the
+ * second, it moved 3.6 mm. */
+Test(foot, a_first_frame_pivots_on_the_lowest_point)
+{
+    scene sc = feet_scene(1);
+    cik_foot_options o = cik_foot_default_options();
+    const float a = 15.0f * PI_F / 180.0f, b = 15.0f * PI_F / 180.0f;
+    const cik_vec3 n = t_v3(0.0f, cosf(a), -sinf(a));
+    cik_vec3 toe[2][2];
+    for (int frame = 0; frame < 2; ++frame) {
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.1f);
+        for (int f = 0; f < 2; ++f) pose_leg_pitched(&sc, f, STAND_DY, 0.1f, b);
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, tanf(a) * (sc.s.probe_z[p][f] - 0.2f), n);
+        place_solve_align(&sc, &o);
+        for (int f = 0; f < 2; ++f) {
+            cr_assert_eq(sc.s.planted[f], 1.0f, "frame %d foot %d not planted", frame, f);
+            toe[frame][f] = solved_point(&sc, f, CIK_FOOT_TOE);
+        }
+    }
+    for (int f = 0; f < 2; ++f) {
+        cr_assert_eq(sc.s.locked[f], 1.0f, "foot %d not locked", f);
+        cr_assert_eq(sc.s.pivot[f], (float)CIK_FOOT_TOE, "foot %d held on point %g", f, sc.s.pivot[f]);
+        const float d = sqrtf((toe[1][f].x - toe[0][f].x) * (toe[1][f].x - toe[0][f].x) +
+                              (toe[1][f].y - toe[0][f].y) * (toe[1][f].y - toe[0][f].y) +
+                              (toe[1][f].z - toe[0][f].z) * (toe[1][f].z - toe[0][f].z));
+        cr_assert_lt(d, 1e-5f, "foot %d: the toe tip moved %.4f mm from the first frame to the second", f, 1e3 * d);
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
 /* A pelvis smoothing time far below a frame (a denormal is >= 0, so valid)
  * is no smoothing: the drop the legs need at once, finite. The spring used
  * to take 1 / time, which overflowed to infinity, and the second frame gave

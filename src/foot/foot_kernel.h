@@ -125,6 +125,14 @@ CIK_INLINE vq q_arc_any(v3 a, v3 b)
     }
     return r;
 }
+/* q_arc_any from up (0, 1, 0) onto unit b, its cross product and dot
+ * written out (the same values; a half turn about -z when opposite). */
+CIK_INLINE vq q_arc_up(v3 b)
+{
+    const vf z = v_set1(0.0f);
+    vq r = q_norm(q4(b.z, z, v_neg(b.x), v_add(v_set1(1.0f), b.y)));
+    return q_sel(v_lt(b.y, v_set1(-0.999999f)), q4(z, z, v_set1(-1.0f), z), r);
+}
 /* Normalised linear interpolation along the shorter way. */
 CIK_INLINE vq q_nlerp(vq a, vq b, vf t)
 {
@@ -371,7 +379,13 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             last = q_sel(w_or(cold, w_not(v_lt(chk, v_set1(1e30f)))), w2, last);
         }
         vm locked = v_gt(ld(cF, FOOT_HOLD, i), z);
-        vf pv = ld(cF, FOOT_PIVOT, i);
+        /* a foot without a last frame pivots on its lowest animated point
+         * (the lock that starts a frame later takes that point too): on the
+         * heel, where the stream starts, a foot tilted onto a slope had its
+         * toe placed off the animation's by the tilt, and its toe moved up
+         * to 17 mm from the crowd's first frame to its second as the lock
+         * took the toe (the 12_01 walk on the terrain) */
+        vf pv = v_sel(cold, lo_i, ld(cF, FOOT_PIVOT, i));
         v3 ppv = pick3v(pv, P);
         vf ax = ld(cF, FOOT_ANCX, i), az = ld(cF, FOOT_ANCZ, i);
         /* a lock or blend that a bad frame left non-finite, or farther
@@ -778,6 +792,57 @@ CIK_INLINE void held_bends(const cik__foot_job *job, int i, vf lim2, vf pc, vf p
  * 1.55: a pelvis down early holds the other knee bent at its push-off). */
 #define SWING_NEED_AHEAD 0.5f
 
+/* The ground's tilt as a foot takes it (place_a; `fy` the foot, `ht` its
+ * heel-to-toe axis in the ankle frame, `n` the unit ground normal). A foot
+ * level from heel to toe gets the shortest arc from up onto n. One that the
+ * animation pitches (a heel strike, its toes up; a push-off, its heel up)
+ * gets the slope's pitch along its heading, about the horizontal axis
+ * across it, then the slope's roll about its own pitched heel-to-toe axis,
+ * blended in from TILT_ROLL0 to TILT_ROLL1 of the pitch's sine (7 and 17
+ * degrees, smoothstep): its heel-to-toe line keeps the animation's
+ * heading. By the arc, a raised toe was turned about a horizontal axis and
+ * swung sideways by its height times the slope's sine, and back as the
+ * animation brought it down: the CMU 12_01 walk on the terrain's flanks,
+ * a heel strike's heading 7.6 degrees off the animation's within 3 frames
+ * and its toe 3.4 cm sideways, stance toe slide 9.79 mm a frame p99
+ * against the animation's 9.04 (docs/foot.md, Since 0.28.0; blended in
+ * from 5 degrees instead, the locked pivots of the jog on the terrain moved
+ * 0.38 mm a frame p99, 0.19 with the arc). Where n has no part across the
+ * heading (flat ground), the pitch is below TILT_ROLL0 or the foot points
+ * within about 8 degrees of vertical: the arc, bit for bit. */
+#define TILT_ROLL0 0.12186934f
+#define TILT_ROLL1 0.29237170f
+CIK_INLINE vq ground_tilt(vq fy, v3 ht, v3 n)
+{
+    const vf z = v_set1(0.0f), one = v_set1(1.0f);
+    const vq arc = q_arc_up(n);
+    const v3 u = q_rotate(fy, ht);
+    const vf h2 = v_fma(u.x, u.x, v_mul(u.z, u.z)), uu = v3_dot(u, u);
+    /* blended in as the foot pitches from TILT_ROLL0 to TILT_ROLL1 */
+    const vf sp = v_mul(v_abs(u.y), v_rsqrt(v_max(uu, v_set1(K_TINY))));
+    const vf t = smooth01(v_mul(v_sub(sp, v_set1(TILT_ROLL0)), v_set1(1.0f / (TILT_ROLL1 - TILT_ROLL0))));
+    const vf ih = v_rsqrt(v_max(h2, v_set1(K_TINY)));
+    const vf hx = v_mul(u.x, ih), hz = v_mul(u.z, ih);
+    /* n's part across the heading (along (-hz, 0, hx)) */
+    const vf ns = v_fnma(n.x, hz, v_mul(n.z, hx));
+    /* the arc where n has none, the foot is level or it points within
+     * about 8 degrees of vertical */
+    const vm own = w_and(w_and(v_gt(t, z), w_not(v_eq(ns, z))), v_gt(h2, v_mul(v_set1(0.02f), uu)));
+    if (!w_any(own)) return arc;
+    /* the pitch: n with that part taken out */
+    v3 np = v3_of(v_fma(ns, hz, n.x), n.y, v_fnma(ns, hx, n.z));
+    np = v3_scale(np, v_rsqrt(v_max(v3_dot(np, np), v_set1(K_TINY))));
+    const vq p = q_arc_up(np);
+    /* the roll: about the pitched heel-to-toe axis, np's part across it onto n's */
+    const v3 u2 = q_rotate(p, u);
+    const vf iu = v_div(one, v_max(v3_dot(u2, u2), v_set1(K_TINY)));
+    const v3 a = v3_sub(np, v3_scale(u2, v_mul(v3_dot(np, u2), iu)));
+    const v3 b = v3_sub(n, v3_scale(u2, v_mul(v3_dot(n, u2), iu)));
+    const v3 x = v3_cross(a, b);
+    const vq r = q_norm(q4(x.x, x.y, x.z, v_add(v_sqrt(v_mul(v3_dot(a, a), v3_dot(b, b))), v3_dot(a, b))));
+    return q_sel(own, q_nlerp(arc, q_mul(r, p), t), arc);
+}
+
 /* Stage 3, first pass: the foot's orientation (the animated foot with its
  * locked heading, tilted with the ground, its sole turned onto the ground
  * by at most FLAT_TURN, blended by the weight); the
@@ -834,12 +899,13 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * the knees straighten faster than the animation's (knee pops on
          * flat ground 6.44 to 29.07 per 1000 on 12_01, 2.94 to 16.53 on
          * the run/leap) */
-        vq ft = q_mul(q_arc_any(up, n), fy);
+        const v3 ht = v3_sub(leg_point(K, CIK_FOOT_TOE, i), leg_point(K, CIK_FOOT_HEEL, i));
+        vq ft = q_mul(ground_tilt(fy, ht, n), fy);
         vq rt = q_arc_any(q_rotate(ft, kv3(K, LEG_SOLEX, i)), n);
         vf rs2 = v_fma(rt.x, rt.x, v_fma(rt.y, rt.y, v_mul(rt.z, rt.z)));
         vf sh = v_sqrt(rs2), flat = v_sub(one, smooth01(v_mul(v_sub(sh, v_set1(FLAT_TURN_SIN)), v_set1(1.0f / (FLAT_TURN2_SIN - FLAT_TURN_SIN)))));
         vf part = v_min(one, v_mul(v_set1(FLAT_TURN_SIN), v_rsqrt(v_max(rs2, v_set1(K_TINY)))));
-        vm toes_up = v_gt(v3_dot(q_rotate(ft, v3_sub(leg_point(K, CIK_FOOT_TOE, i), leg_point(K, CIK_FOOT_HEEL, i))), n), z);
+        vm toes_up = v_gt(v3_dot(q_rotate(ft, ht), n), z);
         part = v_sel(toes_up, v_mul(part, flat), part);
         rt = q_norm(q4(v_mul(rt.x, part), v_mul(rt.y, part), v_mul(rt.z, part), v_fma(part, v_sub(rt.w, one), one)));
         vq dp = q_mul(rt, ft);
