@@ -125,14 +125,6 @@ CIK_INLINE vq q_arc_any(v3 a, v3 b)
     }
     return r;
 }
-/* q_arc_any from up (0, 1, 0) onto unit b, its cross product and dot
- * written out (the same values; a half turn about -z when opposite). */
-CIK_INLINE vq q_arc_up(v3 b)
-{
-    const vf z = v_set1(0.0f);
-    vq r = q_norm(q4(b.z, z, v_neg(b.x), v_add(v_set1(1.0f), b.y)));
-    return q_sel(v_lt(b.y, v_set1(-0.999999f)), q4(z, z, v_set1(-1.0f), z), r);
-}
 /* Normalised linear interpolation along the shorter way. */
 CIK_INLINE vq q_nlerp(vq a, vq b, vf t)
 {
@@ -815,7 +807,8 @@ CIK_INLINE void held_bends(const cik__foot_job *job, int i, vf lim2, vf pc, vf p
 CIK_INLINE vq ground_tilt(vq fy, v3 ht, v3 n)
 {
     const vf z = v_set1(0.0f), one = v_set1(1.0f);
-    const vq arc = q_arc_up(n);
+    const v3 up = {z, one, z};
+    const vq arc = q_arc_any(up, n);
     const v3 u = q_rotate(fy, ht);
     const vf h2 = v_fma(u.x, u.x, v_mul(u.z, u.z)), uu = v3_dot(u, u);
     /* blended in as the foot pitches from TILT_ROLL0 to TILT_ROLL1 */
@@ -832,7 +825,7 @@ CIK_INLINE vq ground_tilt(vq fy, v3 ht, v3 n)
     /* the pitch: n with that part taken out */
     v3 np = v3_of(v_fma(ns, hz, n.x), n.y, v_fnma(ns, hx, n.z));
     np = v3_scale(np, v_rsqrt(v_max(v3_dot(np, np), v_set1(K_TINY))));
-    const vq p = q_arc_up(np);
+    const vq p = q_arc_any(up, np);
     /* the roll: about the pitched heel-to-toe axis, np's part across it onto n's */
     const v3 u2 = q_rotate(p, u);
     const vf iu = v_div(one, v_max(v3_dot(u2, u2), v_set1(K_TINY)));
