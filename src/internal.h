@@ -66,9 +66,12 @@ typedef struct cik__team_state {
 
 /* Runs fn(context, begin, end) over [0, count) in chunks of `chunk` (the
  * last one clipped to `count`), on up to `team` OpenMP threads (the caller
- * among them), each thread taking the next chunk that no thread has taken:
- * work that a descheduled thread has not started is done by the threads
- * that run. With `state`, a team in which some thread took no chunk makes
+ * among them). The chunks are cut into one contiguous range per thread;
+ * each thread takes the chunks of its own range first (the same thread
+ * gets the same chunks from call to call, so their data stays in its
+ * core's caches), then the chunks no thread has taken yet from the other
+ * ranges: work that a descheduled thread has not started is done by the
+ * threads that run. With `state`, a team in which some thread took no chunk makes
  * the next state->solo_left calls run on the calling thread alone. The
  * split never decides a result: callers give chunks whose results do not
  * depend on which thread or in which order they run. */

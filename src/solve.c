@@ -347,6 +347,10 @@ int cik_solve_plan_alignment(const cik_solve_plan *plan)
 #define SOLO_FIRST 16
 #define SOLO_MAX 1024
 
+/* The most ranges a team's chunks are cut into (threads past it share
+ * ranges). */
+#define CIK__RANGES 64
+
 void cik__parallel_ranges(int count, int chunk, int team, cik__team_state *state, cik__range_fn fn,
                           const void *context)
 {
@@ -363,18 +367,33 @@ void cik__parallel_ranges(int count, int chunk, int team, cik__team_state *state
         return;
     }
 #ifdef CIK_HAVE_OPENMP
-    int next = 0, idle = 0;
+    /* The chunks in `ranges` contiguous runs; range r is thread r's (mod
+     * ranges): a thread takes its own range's chunks first, so the same
+     * thread solves the same chains from one call to the next and finds
+     * their streams in its own core's caches; then it helps with the
+     * other ranges in turn (work a descheduled thread has not started). */
+    const int ranges = team < CIK__RANGES ? team : CIK__RANGES;
+    int next[CIK__RANGES], end[CIK__RANGES];
+    for (int r = 0; r < ranges; ++r) {
+        next[r] = (int)((long long)chunks * r / ranges);
+        end[r] = (int)((long long)chunks * (r + 1) / ranges);
+    }
+    int idle = 0;
 #pragma omp parallel num_threads(team)
     {
         int mine = 0;
-        for (;;) {
-            int c;
+        const int own = omp_get_thread_num() % ranges;
+        for (int k = 0; k < ranges; ++k) {
+            const int r = (own + k) % ranges;
+            for (;;) {
+                int c;
 #pragma omp atomic capture
-            c = next++;
-            if (c >= chunks) break;
-            ++mine;
-            int begin = c * chunk;
-            fn(context, begin, count - begin < chunk ? count : begin + chunk);
+                c = next[r]++;
+                if (c >= end[r]) break;
+                ++mine;
+                int begin = c * chunk;
+                fn(context, begin, count - begin < chunk ? count : begin + chunk);
+            }
         }
         if (!mine) {
 #pragma omp atomic update
@@ -423,7 +442,8 @@ cik_status cik_solve(cik_batch *b, const cik_options *options)
     int unit = k ? k->group_lanes : 1;
     int units = (b->chain_count + unit - 1) / unit;
     int team = team_size(b, plan.threads, units);
-    int chunk = units / (CHUNKS_PER_THREAD * (team > 1 ? team : 1));
+    const int per = CHUNKS_PER_THREAD * (team > 1 ? team : 1);
+    int chunk = (units + per - 1) / per;
     if (chunk < CIK__PAD / unit) chunk = CIK__PAD / unit;
     solve_chunks sc = {&plan, unit};
     cik__parallel_ranges(units, chunk, team, &b->team, solve_units, &sc);

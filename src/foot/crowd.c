@@ -1222,16 +1222,17 @@ static void refresh_consts(cik_foot_crowd *cr)
 static void run_chunk(const void *context, int c0, int c1) { run_part((const frame_plan *)context, c0, c1); }
 
 /* Runs the plan's stages over all characters on the options' thread count:
- * chunks of whole ALIGN_CHARS blocks, taken by whichever thread runs (a
- * character's results do not depend on its chunk). */
+ * about four chunks a thread, of whole ALIGN_CHARS blocks, each thread's
+ * own first (cik__parallel_ranges; a character's results do not depend on
+ * its chunk). */
 static void run_stages(const frame_plan *fp)
 {
     cik_foot_crowd *cr = fp->cr;
     const int nc = cr->characters;
     if (cr->kstale) refresh_consts(cr);
     int nt = thread_count(fp->threads, cr->feet);
-    int chunk = nc / (4 * (nt > 1 ? nt : 1)) / ALIGN_CHARS * ALIGN_CHARS;
-    if (chunk < ALIGN_CHARS) chunk = ALIGN_CHARS;
+    const int per = 4 * (nt > 1 ? nt : 1);
+    const int chunk = ((nc + per - 1) / per + ALIGN_CHARS - 1) / ALIGN_CHARS * ALIGN_CHARS;
     cik__parallel_ranges(nc, chunk, nt, &cr->team, run_chunk, fp);
 }
 
