@@ -4,7 +4,7 @@
  * tolerance)
  *   - across repeated solves of the same inputs,
  *   - across thread counts 1, 2, 3, 4, 8 and 16 (more threads than cores is
- *     fine: OpenMP's static split over independent lanes fixes the bits),
+ *     fine: every lane is solved alone, whichever thread takes its chunk),
  *   - across batch positions and sizes: a chain solved alone, in a batch of
  *     17, 100 or 1000 chains, at the first, a middle or the last slot, with
  *     other chains of the same workload (and SKIPPED chains) beside it.
@@ -183,6 +183,50 @@ T_BACKEND_TEST(determinism, regrouped_lanes_keep_their_bits)
     cik_batch_destroy(fwd);
     cik_batch_destroy(rev);
     cr_log_info("determinism: %ld regrouped plain-CCD legs bitwise equal", compared);
+}
+
+/*
+ * A batch past CIK_PREFETCH_MIN_BYTES (8 MiB: 28,672 three-joint legs take
+ * 8.4 MiB of streams) asks for each next group's cache lines ahead of it
+ * (group_prefetch in src/kernels/ccd_kernel.h). Its chains must end with
+ * the bits the same chains get in a batch of 1000, defaults and plain CCD
+ * (regrouped), one thread and two.
+ */
+T_BACKEND_TEST(determinism, a_batch_past_the_prefetch_size_keeps_the_bits)
+{
+    enum { N = 28672, SMALL = 1000 };
+    long compared = 0;
+    cik_batch *big = NULL, *small = NULL;
+    cr_assert_eq(cik_batch_create(N, 3, &big), CIK_OK);
+    cr_assert_gt(cik_batch_memory_bytes(big), (size_t)8 << 20, "the batch must be past the prefetch size");
+    cr_assert_eq(cik_batch_create(SMALL, 3, &small), CIK_OK);
+    for (int plain = 0; plain < 2; ++plain)
+        for (int threads = 1; threads <= 2; ++threads) {
+            for (int i = 0; i < N; ++i) put_chain(big, i, WL_LEGS, i);
+            cik_options o = plain ? t_plain_options(be, threads) : t_options(be, threads);
+            cr_assert_eq(cik_solve(big, &o), CIK_OK);
+            t_solution a = t_capture(big);
+            /* the big batch's chains in windows of SMALL, each in a small
+             * batch at another slot (shifted by 37) */
+            for (int w = 0; w < N; w += 7 * SMALL) {
+                for (int i = 0; i < SMALL; ++i) put_chain(small, i, WL_LEGS, w + (i + 37) % SMALL);
+                cik_options o1 = plain ? t_plain_options(be, 1) : t_options(be, 1);
+                cr_assert_eq(cik_solve(small, &o1), CIK_OK);
+                t_solution s = t_capture(small);
+                for (int i = 0; i < SMALL && w + (i + 37) % SMALL < N; ++i) {
+                    const int k = w + (i + 37) % SMALL;
+                    cr_assert(t_same_chain(&s, i, &a, k), "%s%s, %d threads: leg %d of the %d-leg batch differs",
+                              cik_backend_name(be), plain ? " plain" : "", threads, k, N);
+                    ++compared;
+                }
+                t_release(&s);
+            }
+            t_release(&a);
+        }
+    cik_batch_destroy(big);
+    cik_batch_destroy(small);
+    cr_log_info("determinism: %ld legs of a %d-leg batch bitwise equal to the same legs in small batches", compared,
+                N);
 }
 
 /*
