@@ -142,6 +142,10 @@ typedef struct cik__kernel_job {
     int limb;
     int stop_unreachable;   /* an out-of-reach chain stops as near as it gets */
     int keep_best;          /* a chain ends on its best pose of the passes */
+    /* 1: a fresh group asks for the next group's cache lines ahead of it
+     * (a batch past CIK_PREFETCH_MIN_BYTES, solve.c; 0 where the caller
+     * has just written the lanes it solves) */
+    int prefetch;
 } cik__kernel_job;
 
 /* The reference solver: chains [begin, end) one at a time, SPEC step by step. */

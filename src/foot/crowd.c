@@ -1254,6 +1254,9 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     memset(fp, 0, sizeof *fp);
     s = cik__solve_prepare(cr->batch, so, &fp->solve);
     if (s != CIK_OK) return s;
+    /* the frame solves a block's legs right after place wrote them: they
+     * are in the cache, whatever the batch's size */
+    fp->solve.job.prefetch = 0;
     s = cik__foot_check_dt(opt, dt);
     if (s != CIK_OK) return s;
     if (stages & DO_GROUND) {

@@ -955,6 +955,9 @@ static cik_status plan_prepare(cik_herd *h, const cik_heightfield *hf, const cik
         if (!h->batch[n]) continue;
         s = cik__solve_prepare(h->batch[n], &so, &p->solve[n - 2]);
         if (s != CIK_OK) return s;
+        /* a chunk's legs are solved right after place wrote them: in the
+         * cache, whatever the batch's size */
+        p->solve[n - 2].job.prefetch = 0;
     }
     s = cik_heightfield_validate(hf);
     if (s != CIK_OK) return s;

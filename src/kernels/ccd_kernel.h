@@ -927,17 +927,6 @@ static void regroup_run(const cik__kernel_job *job, regroup *r, int may_suspend)
 #endif
 
 #if CIK_LANES >= 4
-/* A batch whose streams take more than this many bytes is read from
- * memory rather than from the caches: its solve asks for the next group's
- * lines ahead (group_prefetch). Measured on 3-joint legs, one thread, on a
- * Zen 5 VM whose L3 streams at half speed past 16 MB (docs/roofline.md):
- * 65,536 legs (21 MB) 25 to 35 percent faster on AVX2 and AVX-512, 4 to
- * 11 percent on SSE4.1; 4,096 and 16,384 legs (1.3 and 5.3 MB), still in
- * the caches, 5 percent slower (SSE4.1 19), so they do not prefetch. */
-#ifndef CIK_PREFETCH_MIN_BYTES
-#define CIK_PREFETCH_MIN_BYTES (8u << 20)
-#endif
-
 /* The cache lines of the streams that the fresh group at lane0 reads, asked
  * for ahead of it (a group reads some 70 streams at once, more than a
  * core's prefetchers follow): each line once, by the group that starts on
@@ -969,13 +958,10 @@ static void regroup_solve(const cik__kernel_job *job, int begin, int end)
     r.scratch.stride = CIK_LANES;
     r.scratch.base = scratch;
     r.scratch.memory = NULL;
-    const int ahead = (size_t)job->batch->stride * sizeof(float) *
-                          (CIK__CHAIN_STREAMS + (size_t)job->batch->joint_count * CIK__JS) >
-                      CIK_PREFETCH_MIN_BYTES;
     for (int lane = begin; lane < end; lane += CIK_LANES) {
         _Alignas(64) float suspend[CIK_LANES];
         _Alignas(64) float best[BEST_MAX_ROWS * CIK_LANES];
-        if (ahead && lane + CIK_LANES < end) group_prefetch(job->batch, lane + CIK_LANES);
+        if (job->prefetch && lane + CIK_LANES < end) group_prefetch(job->batch, lane + CIK_LANES);
         solve_first(job, lane, suspend, best);
         for (int k = 0; k < CIK_LANES; ++k)
             if (suspend[k] != 0.0f) pool_add(job, &r, lane + k, best, k);
