@@ -22,10 +22,11 @@
  *   crowdik_roofline peak SECONDS
  *       the FMA ceiling, one thread: 12 independent chains of AVX-512 (and
  *       of AVX2) FMAs, GFLOP/s (an FMA 2 flops a lane), the best of
- *       repeated runs over SECONDS.
+ *       repeated runs over SECONDS; AVX2 alone on a CPU without AVX-512.
  *   crowdik_roofline bandwidth BYTES SECONDS
  *       streaming bandwidth (GB/s) over a BYTES buffer, one thread: a read
- *       pass (64-byte loads, XOR-reduced) and a read-modify-write pass,
+ *       pass (64-byte loads, XOR-reduced; 32-byte without AVX-512) and a
+ *       read-modify-write pass,
  *       the best of repeated passes over SECONDS; a BYTES of 1 MB stays in
  *       L2, 256 MB goes to memory.
  *
@@ -184,6 +185,24 @@ __attribute__((target("avx512f"))) static void update_pass_avx512(float *p, size
     const __m512 one = _mm512_set1_ps(1.0f);
     for (size_t i = 0; i < n; i += 16) _mm512_store_ps(p + i, _mm512_add_ps(_mm512_load_ps(p + i), one));
 }
+/* the same passes with 32-byte loads, on a CPU without AVX-512 */
+__attribute__((target("avx2"))) static uint64_t read_pass_avx2(const float *p, size_t n)
+{
+    __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
+    for (size_t i = 0; i < n; i += 16) {
+        acc0 = _mm256_xor_si256(acc0, _mm256_load_si256((const __m256i *)(const void *)(p + i)));
+        acc1 = _mm256_xor_si256(acc1, _mm256_load_si256((const __m256i *)(const void *)(p + i + 8)));
+    }
+    acc0 = _mm256_xor_si256(acc0, acc1);
+    uint64_t o[4];
+    _mm256_storeu_si256((__m256i *)(void *)o, acc0);
+    return o[0] + o[1] + o[2] + o[3];
+}
+__attribute__((target("avx2"))) static void update_pass_avx2(float *p, size_t n)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    for (size_t i = 0; i < n; i += 8) _mm256_store_ps(p + i, _mm256_add_ps(_mm256_load_ps(p + i), one));
+}
 #endif
 
 #if defined(__x86_64__)
@@ -216,15 +235,17 @@ __attribute__((target("avx2,fma"))) static float peak_avx2(float x)
 static int run_peak(double seconds)
 {
 #if defined(__x86_64__)
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("fma")) {
-        fprintf(stderr, "crowdik_roofline peak: needs AVX-512F and FMA\n");
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+        fprintf(stderr, "crowdik_roofline peak: needs AVX2 and FMA\n");
         return 1;
     }
+    /* AVX-512 where the CPU has it; AVX2 alone otherwise */
+    const int has512 = __builtin_cpu_supports("avx512f");
     double best512 = 1e30, best256 = 1e30;
     float sink = 0.0f;
     for (double start = wl_now(); wl_now() - start < seconds;) {
         double t0 = wl_now();
-        sink += peak_avx512(sink);
+        if (has512) sink += peak_avx512(sink);
         double t1 = wl_now();
         sink += peak_avx2(sink);
         double t2 = wl_now();
@@ -232,8 +253,12 @@ static int run_peak(double seconds)
         if (t2 - t1 < best256) best256 = t2 - t1;
     }
     const double fmas = (double)PEAK_ROUNDS * PEAK_CHAINS;
-    printf("peak: AVX-512 FMA %.1f GFLOP/s, AVX2 FMA %.1f GFLOP/s (one thread) [%g]\n", fmas * 32.0 / best512 * 1e-9,
-           fmas * 16.0 / best256 * 1e-9, (double)(sink != sink));
+    if (has512)
+        printf("peak: AVX-512 FMA %.1f GFLOP/s, AVX2 FMA %.1f GFLOP/s (one thread) [%g]\n", fmas * 32.0 / best512 * 1e-9,
+               fmas * 16.0 / best256 * 1e-9, (double)(sink != sink));
+    else
+        printf("peak: AVX2 FMA %.1f GFLOP/s (one thread; no AVX-512 on this CPU) [%g]\n", fmas * 16.0 / best256 * 1e-9,
+               (double)(sink != sink));
     return 0;
 #else
     (void)seconds;
@@ -245,10 +270,12 @@ static int run_peak(double seconds)
 static int run_bandwidth(size_t bytes, double seconds)
 {
 #if defined(__x86_64__)
-    if (!__builtin_cpu_supports("avx512f")) {
-        fprintf(stderr, "crowdik_roofline bandwidth: needs AVX-512F\n");
+    if (!__builtin_cpu_supports("avx2")) {
+        fprintf(stderr, "crowdik_roofline bandwidth: needs AVX2\n");
         return 1;
     }
+    /* 64-byte loads and stores where the CPU has AVX-512, else 32-byte */
+    const int has512 = __builtin_cpu_supports("avx512f");
     size_t n = bytes / sizeof(float) / 32 * 32;
     float *p = aligned_alloc(64, n * sizeof(float));
     if (!p || n == 0) return 1;
@@ -257,16 +284,19 @@ static int run_bandwidth(size_t bytes, double seconds)
     uint64_t sink = 0;
     for (double start = wl_now(); wl_now() - start < seconds;) {
         double t0 = wl_now();
-        sink ^= read_pass_avx512(p, n);
+        sink ^= has512 ? read_pass_avx512(p, n) : read_pass_avx2(p, n);
         double t1 = wl_now();
-        update_pass_avx512(p, n);
+        if (has512)
+            update_pass_avx512(p, n);
+        else
+            update_pass_avx2(p, n);
         double t2 = wl_now();
         if (t1 - t0 < best_read) best_read = t1 - t0;
         if (t2 - t1 < best_update) best_update = t2 - t1;
     }
     const double b = (double)(n * sizeof(float));
-    printf("bandwidth %zu bytes: read %.1f GB/s, read+write %.1f GB/s (bytes read plus written) [%llu]\n",
-           n * sizeof(float), b / best_read * 1e-9, 2.0 * b / best_update * 1e-9, (unsigned long long)(sink & 1));
+    printf("bandwidth %zu bytes (%s): read %.1f GB/s, read+write %.1f GB/s (bytes read plus written) [%llu]\n",
+           n * sizeof(float), has512 ? "AVX-512" : "AVX2", b / best_read * 1e-9, 2.0 * b / best_update * 1e-9, (unsigned long long)(sink & 1));
     free(p);
     return 0;
 #else
