@@ -7,10 +7,26 @@ checked, or computed differently, without the demo's code.
 
   measures.py DUMP.csv [--still-speed 0.5]          prints the figures
   measures.py DUMP.csv --compare REPORT.txt         checks the demo's report
+  measures.py DUMP.csv --classes                    also sorts the knee pops
+                                                    and the soles off the
+                                                    ground into classes
 
 A herd's CSV (crowdik_demo --creature quadruped|hexapod: a `leg` column)
 gets the herd's figures that its rows hold (docs/foot.md, "Herds in the
 demo"): feet on and below the ground, locked feet, the body.
+
+--classes (docs/foot.md, "Figures on real motion"): each knee pop by the
+foot's state (planted, easing: weight between 0 and 1 and not planted,
+swing: weight 0), whether the solved knee turned by more or by less than
+the animated one, whether the animation bent or straightened it, and the
+other foot's state in the same frame; and each planted row counted in the
+sole's figure that is more than 3 degrees beyond the animated sole's own
+angle, by the foot's shape (heel up: the heel more than 3 mm higher over
+its ground than ball and toe; toe up: the toe 3 mm higher than the heel;
+else level) and by reach (a flat foot out of reach: the ankle, at its
+animated height above the highest of the three grounds, farther than
+0.995 of thigh plus shin from the solved hip; near full reach: from 0.97;
+else within reach).
 
 --still-speed is the evaluator's threshold: 0.5 m/s, 1.0 for a run (the
 report's measures line says which it used). --compare exits 1 when a figure
@@ -81,6 +97,31 @@ def foot_turns(rs):
     return out
 
 
+def state(r):
+    """A foot's state in a row, for --classes."""
+    if r["planted"] == "1":
+        return "planted"
+    return "swing" if not float(r["weight"]) > 0 else "easing"
+
+
+def sole_class(r):
+    """A planted row's foot shape and reach, for --classes."""
+    gap = {p: float(r[f"solved_{p}_y"]) - float(r[f"ground_{p}_y"]) for p in POINTS}
+    if gap["heel"] > max(gap["ball"], gap["toe"]) + 0.003:
+        shape = "heel up"
+    elif gap["toe"] > gap["heel"] + 0.003:
+        shape = "toe up"
+    else:
+        shape = "level"
+    hip, knee, ankle = (vec(r, "solved_" + j) for j in ("hip", "knee", "ankle"))
+    length = norm(sub(knee, hip)) + norm(sub(ankle, knee))
+    height = float(r["anim_ankle_y"]) - min(float(r[f"anim_{p}_y"]) for p in POINTS)
+    flat = [ankle[0], max(float(r[f"ground_{p}_y"]) for p in POINTS) + height, ankle[2]]
+    reach = norm(sub(flat, hip)) / length if length > 0 else 0.0
+    where = "a flat foot out of reach" if reach > 0.995 else ("near full reach" if reach > 0.97 else "within reach")
+    return shape, where
+
+
 def p99(values):
     """Nearest rank, as the demo: index round(0.99 (n - 1)); None for none."""
     s = sorted(values)
@@ -96,10 +137,14 @@ def place(x, z):
     return 1 if xm < 4.0 or 8.0 <= xm < 12.0 else 2
 
 
-def measures(rows, still_speed, flat):
+def measures(rows, still_speed, flat, classes=None):
+    """The report's figures; with `classes` (a dict), also the knee pops'
+    and the soles' classes (--classes) in classes["pops"], ["soles"]."""
     feet = {}
     for r in rows:
         feet.setdefault((int(r["character"]), int(r["side"])), []).append(r)
+    by_frame = {(r["character"], r["side"], r["frame"]): r for r in rows} if classes is not None else {}
+    pop_classes, sole_classes = {}, {}
     m = {k: [] for k in ("err", "pen", "pen0", "pen1", "pen2", "lock", "aslide", "sslide", "drop2", "shin", "sknee",
                          "spen", "tilt", "tiltok", "peel", "fhip", "fknee", "turn")}
     pops = pop_jumps = pop_rows = still = still_planted = anim_straight = solved_straight = 0
@@ -122,6 +167,9 @@ def measures(rows, still_speed, flat):
                         m["tiltok"].append(m["tilt"][-1])
                         # less the animated sole's own angle (a peeling heel)
                         m["peel"].append(max(0.0, m["tilt"][-1] - own))
+                        if classes is not None and m["peel"][-1] > 3:
+                            key = sole_class(r)
+                            sole_classes[key] = sole_classes.get(key, 0) + 1
             if not float(r["weight"]) > 0:
                 m["shin"].append(angle(sub(vec(r, "anim_knee"), vec(r, "anim_hip")),
                                        sub(vec(r, "solved_knee"), vec(r, "solved_hip"))))
@@ -153,6 +201,12 @@ def measures(rows, still_speed, flat):
             pop = abs(ds - da) > 5
             pops += pop
             pop_jumps += pop and abs(ds) > abs(da)
+            if pop and classes is not None:
+                other = by_frame.get((r["character"], str(1 - side), r["frame"]))
+                key = (state(r), "solved turned more" if abs(ds) > abs(da) else "solved turned less",
+                       "animation straightening" if da < 0 else "animation bending",
+                       "other foot " + (state(other) if other else "absent"))
+                pop_classes[key] = pop_classes.get(key, 0) + 1
             if r["locked"] == "1" and q["locked"] == "1" and r["pivot"] == q["pivot"]:
                 p = POINTS[int(r["pivot"])]
                 m["lock"].append(norm(sub(vec(r, "solved_" + p), vec(q, "solved_" + p))))
@@ -175,6 +229,8 @@ def measures(rows, still_speed, flat):
                         a, b = vec(r, which + "_toe"), vec(q, which + "_toe")
                         m[key].append(math.hypot(a[0] - b[0], a[2] - b[2]))
             i = j if j > i else i + 1
+    if classes is not None:
+        classes.update(pops=pop_classes, soles=sole_classes, rows=pop_rows, sole_rows=len(m["peel"]))
     # None where a figure has no samples (the report prints "-")
     mm_ = lambda xs: 1e3 * p99(xs) if xs else None
     share = lambda xs, lim: 100.0 * sum(x <= lim for x in xs) / len(xs) if xs else None
@@ -259,6 +315,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--still-speed", type=float, default=None, help="m/s (default: the report's, else 0.5)")
     ap.add_argument("--compare", metavar="REPORT", help="the demo's report to check against the CSV")
+    ap.add_argument("--classes", action="store_true", help="also the knee pops and the soles off the ground by class")
     a = ap.parse_args()
     report = open(a.compare).read() if a.compare else ""
     speed = a.still_speed
@@ -267,11 +324,15 @@ def main():
         speed = float(found.group(1)) if found else 0.5
     with open(a.csv, newline="") as fp:
         rows = list(csv.DictReader(fp))
+    classes = {} if a.classes else None
     if rows and "leg" in rows[0]:
         figures = herd_measures(rows, all(float(r["ground_y"]) == 0 for r in rows))
+        if a.classes:
+            print("(--classes: a crowd's CSV only)")
+            classes = None
     else:
         flat = all(float(r["ground_ball_y"]) == 0 and float(r["ground_ball_ny"]) == 1 for r in rows)
-        figures = measures(rows, speed, flat)
+        figures = measures(rows, speed, flat, classes)
     bad = 0
     for name, values, tol in figures:
         empty = any(v is None for v in values)
@@ -288,7 +349,26 @@ def main():
         print(line)
     if a.compare:
         print("%d of %d figures differ" % (bad, len(figures)))
+    if classes:
+        print_classes(classes)
     return 1 if bad else 0
+
+
+def print_classes(c):
+    """--classes: counts and shares, largest first."""
+    rows, pops = c["rows"], c["pops"]
+    total = sum(pops.values())
+    more = sum(n for k, n in pops.items() if k[1] == "solved turned more")
+    per = lambda n, of: 1000.0 * n / of if of else 0.0
+    print("knee pops: %d in %d rows, %.2f per 1000; the solved knee turning more: %d, %.2f per 1000"
+          % (total, rows, per(total, rows), more, per(more, rows)))
+    for k, n in sorted(pops.items(), key=lambda kv: (-kv[1], kv[0])):
+        print("  %6.2f %5d  %s" % (per(n, rows), n, ", ".join(k)))
+    soles, sole_rows = c["soles"], c["sole_rows"]
+    print("soles more than 3 deg beyond the animated sole's own angle: %d of %d rows"
+          % (sum(soles.values()), sole_rows))
+    for k, n in sorted(soles.items(), key=lambda kv: (-kv[1], kv[0])):
+        print("  %5d  %s" % (n, ", ".join(k)))
 
 
 if __name__ == "__main__":
