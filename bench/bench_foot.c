@@ -24,6 +24,12 @@
  * foot/frame_lod/characters:10000/threads:1/lod:P: the same frame with a
  * tenth of the characters on (lod:1 every tenth, lod:2 the first tenth),
  * to read beside foot/frame/characters:10000/threads:1.
+ *
+ * foot/frame_spawn/characters:10000/threads:1: the same frame with one
+ * character's legs set again before it (cik_foot_crowd_set_legs, untimed:
+ * a character spawned into a running crowd every frame), to read beside
+ * foot/frame/characters:10000/threads:1: what a change of legs costs the
+ * next frame.
  */
 #include "bench_foot.h"
 
@@ -53,6 +59,7 @@ static struct {
     cik_foot_crowd *crowd;
     cik_foot_streams streams;
     int frame;
+    int spawn; /* foot/frame_spawn: a character's legs set before each frame */
 } fx = {0};
 
 void bench_foot_cleanup(void)
@@ -93,6 +100,10 @@ typedef struct frame_run {
 static void frame_setup(void *ctx)
 {
     (void)ctx;
+    if (fx.spawn) {
+        const int c = (int)((unsigned)fx.frame * 2654435761u % (unsigned)fx.characters);
+        cik_foot_crowd_set_legs(fx.crowd, c, &fx.scene.legs[2 * c]);
+    }
     foot_scene_write(&fx.scene, fx.frame++, &fx.streams);
 }
 
@@ -219,6 +230,25 @@ static void add_lod(int characters, int pattern)
     cikb_time_unit(b, 'u');
 }
 
+/* A character's legs set again before every frame (frame_setup). */
+static void bm_frame_spawn(cikb_state *s)
+{
+    fx.spawn = 1;
+    bm_frame(s);
+    fx.spawn = 0;
+}
+
+static void add_spawn(int characters)
+{
+    static const char *const arg_names[] = {"characters", "threads"};
+    int64_t args[2] = {characters, 1};
+    cikb_bench *b = cikb_register("foot/frame_spawn", bm_frame_spawn, NULL);
+    cikb_arg_names(b, arg_names, 2);
+    cikb_args(b, args, 2);
+    cikb_use_manual_time(b);
+    cikb_time_unit(b, 'u');
+}
+
 void bench_foot_register(int quick)
 {
     static const int full_sizes[] = {1000, 10000, 256};
@@ -229,6 +259,8 @@ void bench_foot_register(int quick)
         add(full_sizes[z], 1);
         add(full_sizes[z], 0);
     }
-    if (!quick)
+    if (!quick) {
         for (int pattern = 1; pattern <= 2; ++pattern) add_lod(10000, pattern);
+        add_spawn(10000);
+    }
 }

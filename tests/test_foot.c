@@ -516,6 +516,105 @@ static float bumps(float x, float z) { return 0.08f * sinf(1.3f * x) * cosf(0.7f
 
 static int same_floats(const float *a, const float *b, int n) { return memcmp(a, b, (size_t)n * sizeof *a) == 0; }
 
+/* The outputs of two crowds of `n` characters, bit for bit. */
+static int same_outputs(const scene *a, const scene *b, int n)
+{
+    const int F = 2 * n;
+    int same = same_floats(a->s.pelvis_drop, b->s.pelvis_drop, n) && same_floats(a->s.weight, b->s.weight, F) &&
+               same_floats(a->s.locked, b->s.locked, F) && same_floats(a->s.target_x, b->s.target_x, F) &&
+               same_floats(a->s.target_y, b->s.target_y, F) && same_floats(a->s.target_z, b->s.target_z, F) &&
+               same_floats(a->s.ankle_x, b->s.ankle_x, F) && same_floats(a->s.ankle_y, b->s.ankle_y, F) &&
+               same_floats(a->s.ankle_z, b->s.ankle_z, F) && same_floats(a->s.foot_qx, b->s.foot_qx, F) &&
+               same_floats(a->s.foot_qy, b->s.foot_qy, F) && same_floats(a->s.foot_qz, b->s.foot_qz, F) &&
+               same_floats(a->s.foot_qw, b->s.foot_qw, F);
+    for (int j = 0; j < 3; ++j)
+        same = same && same_floats(a->s.solved_x[j], b->s.solved_x[j], F) &&
+               same_floats(a->s.solved_y[j], b->s.solved_y[j], F) &&
+               same_floats(a->s.solved_z[j], b->s.solved_z[j], F) &&
+               same_floats(a->s.solved_w[j], b->s.solved_w[j], F);
+    for (int p = 0; p < CIK_FOOT_POINTS; ++p)
+        same = same && same_floats(a->s.point_x[p], b->s.point_x[p], F) &&
+               same_floats(a->s.point_y[p], b->s.point_y[p], F) && same_floats(a->s.point_z[p], b->s.point_z[p], F);
+    return same;
+}
+
+/* Legs changed in a running crowd (cik_foot_crowd_set_legs between frames:
+ * characters spawned with other skeletons, character 0 among them, a whole
+ * crowd moved to one new skeleton, a change taken back before the next
+ * frame): once the crowd is reset, its frames give the bits of a crowd made
+ * afresh with the same legs, whose first frame looks at every leg
+ * constant. The running crowd keeps where each constant is read (its
+ * stream, or one pattern for every left and every right foot) up to date
+ * as the legs change, without looking at the whole crowd again. */
+T_BACKEND_TEST(foot, legs_changed_in_a_running_crowd_give_a_new_crowds_bits)
+{
+    enum { CHARS = 96, PHASES = 6 };
+    cik_heightfield hf = ground(bumps);
+    cik_foot_leg big[2], small[2];
+    legs_adult(1.1f, big);
+    legs_adult(0.9f, small);
+    scene a;
+    scene_init(&a, CHARS);
+    cik_foot_options o = cik_foot_default_options();
+    o.solver.backend = (cik_backend)be;
+    o.solver.threads = 1;
+    int frame = 0;
+    for (int phase = 0; phase < PHASES; ++phase) {
+        /* the legs each character has after this phase's changes */
+        static int which[CHARS]; /* 0 adult, 1 big */
+        switch (phase) {
+        case 0: /* none (the crowd's first frames look at every constant) */
+            break;
+        case 1: /* one character spawned with other legs */
+            which[5] = 1;
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 5, big), CIK_OK);
+            break;
+        case 2: /* and back: every foot agrees again */
+            which[5] = 0;
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 5, a.legs), CIK_OK);
+            break;
+        case 3: /* character 0, whose legs the patterns were made from */
+            which[0] = 1;
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 0, big), CIK_OK);
+            break;
+        case 4: /* the whole crowd, one character at a time */
+            for (int c = 0; c < CHARS; ++c) {
+                which[c] = 1;
+                cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, c, big), CIK_OK);
+            }
+            break;
+        default: /* a change taken back before the next frame */
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 0, small), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 7, small), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 0, big), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_set_legs(a.crowd, 7, big), CIK_OK);
+            break;
+        }
+        scene b;
+        scene_init(&b, CHARS);
+        for (int c = 0; c < CHARS; ++c)
+            if (which[c]) cr_assert_eq(cik_foot_crowd_set_legs(b.crowd, c, big), CIK_OK);
+        cr_assert_eq(cik_foot_crowd_reset(a.crowd), CIK_OK);
+        for (int t = 0; t < 4; ++t, ++frame) {
+            for (int c = 0; c < CHARS; ++c) {
+                float u = 0.37f * (float)c + (c % 3 ? 0.02f : 0.5f) * (float)frame;
+                float hfl[2] = {0.4f * sinf(u), -0.4f * sinf(u)};
+                float k[2] = {0.3f + 0.3f * cosf(u), 0.3f - 0.2f * cosf(u)};
+                float w[2] = {1.0f, c % 3 ? 1.0f : 0.5f};
+                float x = -9.0f + 0.45f * (float)(c % 40), z = -9.0f + 0.55f * (float)(c / 40);
+                set_pose(&a, c, x, 0.9f + 0.05f * sinf(u), z, 0.1f * u, hfl, k, w);
+                set_pose(&b, c, x, 0.9f + 0.05f * sinf(u), z, 0.1f * u, hfl, k, w);
+            }
+            cr_assert_eq(cik_foot_crowd_frame(a.crowd, &hf, &o), CIK_OK);
+            cr_assert_eq(cik_foot_crowd_frame(b.crowd, &hf, &o), CIK_OK);
+            cr_assert(same_outputs(&a, &b, CHARS), "%s, phase %d, frame %d: the running crowd differs from a new one",
+                      cik_backend_name((cik_backend)be), phase, t);
+        }
+        cik_foot_crowd_destroy(b.crowd);
+    }
+    cik_foot_crowd_destroy(a.crowd);
+}
+
 T_BACKEND_TEST(foot, frame_equals_its_stages)
 {
     enum { CHARS = 1301 };

@@ -391,7 +391,9 @@ CIK_API void cik_foot_crowd_destroy(cik_foot_crowd *crowd);
 
 /** Gives one character its own legs (setup, not per frame); refuses bad
  *  legs as cik_foot_crowd_create does, and a refused call changes nothing
- *  (neither leg of any character, no stream). */
+ *  (neither leg of any character, no stream). Its cost is the character's
+ *  own (two legs checked and prepared): a character spawned into a running
+ *  crowd does not make the next frame look at the others' legs. */
 CIK_API cik_status cik_foot_crowd_set_legs(cik_foot_crowd *crowd, int character,
                                            const cik_foot_leg legs[2]);
 

@@ -38,7 +38,11 @@ struct cik_foot_crowd {
      * PATTERN floats in kpat; worked out again after the legs change */
     cik__foot_consts kc;
     float *kpat;
-    int kstale;
+    /* kstale: every constant's layout is worked out again before the next
+     * frame (a new crowd); krecheck[k]: constant k's alone (its stream may
+     * have become a pattern: consts_changed), krecheck_any: some k's */
+    int kstale, krecheck_any;
+    unsigned char krecheck[LEG_COUNT];
     /* level of detail: the public enable bytes, and whether each character
      * was on at its last probe (off -> on starts it afresh) */
     unsigned char *en, *seen;
@@ -191,6 +195,35 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
     }
 }
 
+/* After a character's legs changed: where the kernels read each leg
+ * constant, kept true without scanning the crowd. A constant read from its
+ * pattern whose new values are the pattern's stays there, one whose values
+ * differ is read from its stream from now on; a constant read from its
+ * stream is looked at again before the next frame (refresh_consts, that
+ * constant alone) where the new values are character 0's or are character
+ * 0's own, since every foot may now agree. Before, any change of legs had
+ * the next frame compare every constant of every foot: a character spawned
+ * into a running crowd of 10,000 made that frame take 1.2 to 1.6 ms more on
+ * one thread (docs/foot.md, Memory). Nothing to do while the whole crowd
+ * is due to be looked at (kstale: a new crowd). */
+static void consts_changed(cik_foot_crowd *cr, int character)
+{
+    if (cr->kstale) return;
+    const int f = 2 * character;
+    for (int k = 0; k < LEG_COUNT; ++k) {
+        const float *v = cr->k[k];
+        if (cr->kc.mask[k] == 1) {
+            if (memcmp(&v[f], cr->kpat + (size_t)PATTERN * k, 2 * sizeof(float)) != 0) {
+                cr->kc.p[k] = v;
+                cr->kc.mask[k] = -1;
+            }
+        } else if (character == 0 || memcmp(&v[f], v, 2 * sizeof(float)) == 0) {
+            cr->krecheck[k] = 1;
+            cr->krecheck_any = 1;
+        }
+    }
+}
+
 static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot_leg legs[2])
 {
     for (int side = 0; side < 2; ++side) {
@@ -224,8 +257,8 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
             if (l.limit[j].type != CIK_LIMIT_NONE) l.limit[j].axis = vec3_normalize(l.limit[j].axis);
         cr->legs[f] = l;
         leg_prepare(cr, f, &l);
-        cr->kstale = 1;
     }
+    consts_changed(cr, character);
     return CIK_OK;
 }
 
@@ -331,6 +364,7 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     cr->en = (unsigned char *)p;
     cr->seen = cr->en + cstride;
     memset(cr->en, 1, 2 * cstride);
+    cr->kstale = 1; /* every constant looked at before the first frame */
     for (int c = 0; c < cr->characters; ++c) {
         cr->c[CHAR_QW][c] = 1.0f;
         s = install_legs(cr, c, legs);
@@ -1203,6 +1237,8 @@ static void run_part(const frame_plan *fp, int c0, int c1)
 static void refresh_consts(cik_foot_crowd *cr)
 {
     for (int k = 0; k < LEG_COUNT; ++k) {
+        if (!cr->kstale && !cr->krecheck[k]) continue;
+        cr->krecheck[k] = 0;
         const float *v = cr->k[k];
         int same = 1;
         for (int f = 2; f < cr->feet && same; ++f) same = memcmp(&v[f], &v[f & 1], sizeof(float)) == 0;
@@ -1217,6 +1253,7 @@ static void refresh_consts(cik_foot_crowd *cr)
         }
     }
     cr->kstale = 0;
+    cr->krecheck_any = 0;
 }
 
 static void run_chunk(const void *context, int c0, int c1) { run_part((const frame_plan *)context, c0, c1); }
@@ -1229,7 +1266,7 @@ static void run_stages(const frame_plan *fp)
 {
     cik_foot_crowd *cr = fp->cr;
     const int nc = cr->characters;
-    if (cr->kstale) refresh_consts(cr);
+    if (cr->kstale || cr->krecheck_any) refresh_consts(cr);
     int nt = thread_count(fp->threads, cr->feet);
     const int per = 4 * (nt > 1 ? nt : 1);
     const int chunk = ((nc + per - 1) / per + ALIGN_CHARS - 1) / ALIGN_CHARS * ALIGN_CHARS;
@@ -1368,7 +1405,7 @@ cik_status cik_foot_crowd_frame_plan_init(cik_foot_frame_plan *plan, cik_foot_cr
     /* what the ranges share, made ready here so that they only read it: the
      * leg constants' layout, and the pelvis smoothing's "a frame has run"
      * (the plan captured the value before this frame) */
-    if (cr->kstale) refresh_consts(cr);
+    if (cr->kstale || cr->krecheck_any) refresh_consts(cr);
     cr->primed = 1;
     memset(plan, 0, sizeof *plan);
     memcpy(&plan->opaque, &fp, sizeof fp);
