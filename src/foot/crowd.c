@@ -35,7 +35,8 @@ struct cik_foot_crowd {
     float *k[LEG_COUNT]; /* the legs' constants, one float per foot */
     /* where the kernels read them (foot_internal.h): each constant from its
      * stream or, when all left and all right feet agree, from its pattern of
-     * PATTERN floats in kpat; worked out again after the legs change */
+     * PATTERN floats in kpat; kept up to date as legs change
+     * (consts_changed, refresh_consts) */
     cik__foot_consts kc;
     float *kpat;
     /* kstale: every constant's layout is worked out again before the next
@@ -197,27 +198,26 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
 
 /* After a character's legs changed: where the kernels read each leg
  * constant, kept true without scanning the crowd. A constant read from its
- * pattern whose new values are the pattern's stays there, one whose values
- * differ is read from its stream from now on; a constant read from its
- * stream is looked at again before the next frame (refresh_consts, that
- * constant alone) where the new values are character 0's or are character
- * 0's own, since every foot may now agree. Before, any change of legs had
- * the next frame compare every constant of every foot: a character spawned
- * into a running crowd of 10,000 made that frame take 1.2 to 1.6 ms more on
- * one thread (docs/foot.md, Memory). Nothing to do while the whole crowd
- * is due to be looked at (kstale: a new crowd). */
+ * pattern stays there where the character's new values are the pattern's,
+ * and is read from its stream from then on where they differ. A constant
+ * read from its stream (so, now) is looked at again before the next frame
+ * (refresh_consts, that constant alone) where every foot may agree: the
+ * character is character 0, or its new values are character 0's. Before,
+ * any change of legs had the next frame compare every constant of every
+ * foot: a character spawned into a running crowd of 10,000 cost that frame
+ * 8 to 11 million instructions (docs/foot.md, Memory). Nothing to do while
+ * the whole crowd is due to be looked at (kstale: a new crowd). */
 static void consts_changed(cik_foot_crowd *cr, int character)
 {
     if (cr->kstale) return;
     const int f = 2 * character;
     for (int k = 0; k < LEG_COUNT; ++k) {
         const float *v = cr->k[k];
-        if (cr->kc.mask[k] == 1) {
-            if (memcmp(&v[f], cr->kpat + (size_t)PATTERN * k, 2 * sizeof(float)) != 0) {
-                cr->kc.p[k] = v;
-                cr->kc.mask[k] = -1;
-            }
-        } else if (character == 0 || memcmp(&v[f], v, 2 * sizeof(float)) == 0) {
+        if (cr->kc.mask[k] == 1 && memcmp(&v[f], cr->kpat + (size_t)PATTERN * k, 2 * sizeof(float)) != 0) {
+            cr->kc.p[k] = v;
+            cr->kc.mask[k] = -1;
+        }
+        if (cr->kc.mask[k] != 1 && (character == 0 || memcmp(&v[f], v, 2 * sizeof(float)) == 0)) {
             cr->krecheck[k] = 1;
             cr->krecheck_any = 1;
         }
