@@ -491,6 +491,12 @@ void measures_report(demo_measures *m, void (*out)(const char *fmt, ...))
     row(out, "swing: a point below the ground, p99 mm", v, m->s[S_SWING_PEN].n, "<= 5");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_TILT], 0.99f));
     row(out, "planted, animated sole flat: sole off normal, p99 deg", v, m->s[S_SOLE_TILT].n, "(all)");
+    /* how many of those rows the two figures below count (the rest: the
+     * ankle's limit keeps the sole off the ground, a shin the pelvis drop
+     * leans far over the foot) */
+    snprintf(v, sizeof v, "%.1f %%",
+             m->s[S_SOLE_TILT].n ? 100.0 * (double)m->s[S_SOLE_OK].n / (double)m->s[S_SOLE_TILT].n : 0.0);
+    row(out, "  rows the ankle's limit allows a flat sole, share", v, m->s[S_SOLE_TILT].n, "(all)");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_OK], 0.99f));
     row(out, "  where the ankle's limit allows it", v, m->s[S_SOLE_OK].n, "(all)");
     snprintf(v, sizeof v, "%.2f", pct(&m->s[S_SOLE_PEEL], 0.99f));

@@ -261,6 +261,8 @@ def measures(rows, still_speed, flat, classes=None):
         ("  clear of the ground (nothing forces a change)", [p99(m["fhip"]), p99(m["fknee"])], deg),
         ("swing: a point below the ground, p99 mm", [mm_(m["spen"])], mm),
         ("planted, animated sole flat: sole off normal, p99 deg", [p99(m["tilt"])], deg),
+        ("  rows the ankle's limit allows a flat sole, share",
+         [100.0 * len(m["tiltok"]) / len(m["tilt"]) if m["tilt"] else None], pct),
         ("  where the ankle's limit allows it", [p99(m["tiltok"])], deg),
         ("    beyond the animated sole's own angle", [p99(m["peel"])], deg),
     ]
