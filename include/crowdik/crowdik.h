@@ -30,7 +30,7 @@
 
 #define CIK_VERSION_MAJOR 0
 #define CIK_VERSION_MINOR 30
-#define CIK_VERSION_PATCH 1
+#define CIK_VERSION_PATCH 2
 
 /* CIK_API marks the exported functions: the shared library is built with
  * hidden visibility and exports these alone. */
