@@ -29,8 +29,8 @@
 #include <stddef.h>
 
 #define CIK_VERSION_MAJOR 0
-#define CIK_VERSION_MINOR 30
-#define CIK_VERSION_PATCH 2
+#define CIK_VERSION_MINOR 31
+#define CIK_VERSION_PATCH 0
 
 /* CIK_API marks the exported functions: the shared library is built with
  * hidden visibility and exports these alone. */
