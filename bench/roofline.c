@@ -29,6 +29,11 @@
  *       read-modify-write pass,
  *       the best of repeated passes over SECONDS; a BYTES of 1 MB stays in
  *       L2, 256 MB goes to memory.
+ *   crowdik_roofline bandwidth BYTES SECONDS STREAMS
+ *       the same over STREAMS streams side by side in the buffer, a block
+ *       of BLOCK_FLOATS (256: the foot frame's 128 characters, two feet)
+ *       of every stream after the other, as the foot frame's blocks read
+ *       and write their streams (docs/roofline.md).
  *
  * BACKEND is a cik_backend_name() (scalar, sse4.1, avx2, avx512) or auto.
  * Prints the work done, so that counts can be divided by it. Example:
@@ -67,7 +72,7 @@ static void usage(void)
     fprintf(stderr, "usage: crowdik_roofline legs|spine|tail|hard BACKEND default|last|plain CHAINS REPS\n"
                     "       crowdik_roofline foot BACKEND CHARACTERS FRAMES [ON_EVERY]\n"
                     "       crowdik_roofline peak SECONDS\n"
-                    "       crowdik_roofline bandwidth BYTES SECONDS\n");
+                    "       crowdik_roofline bandwidth BYTES SECONDS [STREAMS]\n");
 }
 
 static int run_chains(const char *workload, cik_backend backend, const char *mode, int chains, int reps)
@@ -267,7 +272,10 @@ static int run_peak(double seconds)
 #endif
 }
 
-static int run_bandwidth(size_t bytes, double seconds)
+/* The foot frame's block: 128 characters' two feet. */
+#define BLOCK_FLOATS 256
+
+static int run_bandwidth(size_t bytes, double seconds, int streams)
 {
 #if defined(__x86_64__)
     if (!__builtin_cpu_supports("avx2")) {
@@ -276,32 +284,46 @@ static int run_bandwidth(size_t bytes, double seconds)
     }
     /* 64-byte loads and stores where the CPU has AVX-512, else 32-byte */
     const int has512 = __builtin_cpu_supports("avx512f");
-    size_t n = bytes / sizeof(float) / 32 * 32;
-    float *p = aligned_alloc(64, n * sizeof(float));
-    if (!p || n == 0) return 1;
+    if (streams < 1) return 2;
+    /* whole blocks of every stream */
+    const size_t per = bytes / sizeof(float) / (size_t)streams / BLOCK_FLOATS * BLOCK_FLOATS;
+    size_t n = streams > 1 ? per * (size_t)streams : bytes / sizeof(float) / 32 * 32;
+    float *p = n ? aligned_alloc(64, n * sizeof(float)) : NULL;
+    if (!p) return 1;
     for (size_t i = 0; i < n; ++i) p[i] = (float)i;
     double best_read = 1e30, best_update = 1e30;
     uint64_t sink = 0;
     for (double start = wl_now(); wl_now() - start < seconds;) {
+        /* one stream: the whole buffer at once; streams: block by block */
+        const size_t step = streams > 1 ? BLOCK_FLOATS : n, count = streams > 1 ? per : n;
         double t0 = wl_now();
-        sink ^= has512 ? read_pass_avx512(p, n) : read_pass_avx2(p, n);
+        for (size_t b = 0; b < count; b += step)
+            for (int k = 0; k < streams; ++k)
+                sink ^= has512 ? read_pass_avx512(p + (size_t)k * count + b, step)
+                               : read_pass_avx2(p + (size_t)k * count + b, step);
         double t1 = wl_now();
-        if (has512)
-            update_pass_avx512(p, n);
-        else
-            update_pass_avx2(p, n);
+        for (size_t b = 0; b < count; b += step)
+            for (int k = 0; k < streams; ++k) {
+                if (has512)
+                    update_pass_avx512(p + (size_t)k * count + b, step);
+                else
+                    update_pass_avx2(p + (size_t)k * count + b, step);
+            }
         double t2 = wl_now();
         if (t1 - t0 < best_read) best_read = t1 - t0;
         if (t2 - t1 < best_update) best_update = t2 - t1;
     }
     const double b = (double)(n * sizeof(float));
-    printf("bandwidth %zu bytes (%s): read %.1f GB/s, read+write %.1f GB/s (bytes read plus written) [%llu]\n",
-           n * sizeof(float), has512 ? "AVX-512" : "AVX2", b / best_read * 1e-9, 2.0 * b / best_update * 1e-9, (unsigned long long)(sink & 1));
+    printf("bandwidth %zu bytes (%s, %d stream%s): read %.1f GB/s (%.3f ms), read+write %.1f GB/s (bytes read plus "
+           "written; %.3f ms) [%llu]\n",
+           n * sizeof(float), has512 ? "AVX-512" : "AVX2", streams, streams > 1 ? "s" : "", b / best_read * 1e-9,
+           best_read * 1e3, 2.0 * b / best_update * 1e-9, best_update * 1e3, (unsigned long long)(sink & 1));
     free(p);
     return 0;
 #else
     (void)bytes;
     (void)seconds;
+    (void)streams;
     fprintf(stderr, "crowdik_roofline bandwidth: x86-64 only\n");
     return 1;
 #endif
@@ -310,8 +332,14 @@ static int run_bandwidth(size_t bytes, double seconds)
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "peak") == 0) return run_peak(atof(argv[2]));
-    if (argc == 4 && strcmp(argv[1], "bandwidth") == 0)
-        return run_bandwidth((size_t)strtoull(argv[2], NULL, 10), atof(argv[3]));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "bandwidth") == 0) {
+        const int streams = argc == 5 ? atoi(argv[4]) : 1;
+        if (streams < 1) {
+            usage();
+            return 2;
+        }
+        return run_bandwidth((size_t)strtoull(argv[2], NULL, 10), atof(argv[3]), streams);
+    }
     cik_backend backend;
     if (argc < 5 || backend_by_name(argv[2], &backend)) {
         usage();
