@@ -299,7 +299,7 @@ static int limb_shaped(const cik_chain *c)
 }
 
 /* The limb step (docs/solver.md, "Limb mode"). */
-static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
+static void limb_step(cik_chain *c, pose *p, int unreachable, const cik__kernel_job *o)
 {
     const int J = c->joint_count;
     vec3 P0 = p->P[0];
@@ -337,7 +337,8 @@ static void limb_step(cik_chain *c, pose *p, const cik__kernel_job *o)
          * the nearest to the end first (from a straight start the split
          * gives them almost nothing: their first-order effect on the
          * distance is zero) */
-        for (int j = J - 2; j >= 1; --j) {
+        const int end_moves = J > 3 || !unreachable || dot(c->effector, c->effector) > 0.0f;
+        for (int j = J - 2; j >= 1 && end_moves; --j) {
             vec3 e1 = sub(p->E, P0);
             float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
             if (!(res * res > tol * goal)) break;
@@ -529,7 +530,7 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
         if (stop_out && err - gap < o->threshold) break;
         res.iterations = pass + 1;
         if (limb && pass == 0) {
-            limb_step(c, &p, o);
+            limb_step(c, &p, (res.flags & CIK_RESULT_UNREACHABLE) != 0, o);
             continue;
         }
         if (dls) {

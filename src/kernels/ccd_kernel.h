@@ -387,7 +387,7 @@ CIK_INLINE void hinge_pair(vq q, v3 axis, vf *s, vf *c)
 /* The limb step on the lanes of `m` (docs/solver.md, "Limb mode"): the
  * middle hinge and the end joint set the root-to-effector distance, the root
  * aims, the pole twists the bend plane. */
-CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
+CIK_INLINE void limb_step(group *g, vm m, vm unreachable, const cik__kernel_job *job)
 {
     const int J = g->joints;
     const v3 P0 = g->P[0];
@@ -422,6 +422,7 @@ CIK_INLINE void limb_step(group *g, vm m, const cik__kernel_job *job)
          * nearest to the end first, on the lanes where that is more than a
          * tenth of the threshold */
         vm fix = m;
+        if (J == 3) fix = w_andnot(fix, w_and(unreachable, v_le(v3_dot(g->eff, g->eff), v_set1(0.0f))));
         for (int j = J - 2; j >= 1; --j) {
             v3 e1 = v3_sub(g->E, P0);
             vf res = v_sub(v3_dot(e1, e1), goal);
@@ -713,7 +714,7 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
         if (limb_possible && pass == 0 && !start_passes) {
             /* a lane's first pass (regrouped lanes have run one already) */
             vm limbs = w_and(active, limb);
-            if (w_any(limbs)) limb_step(&g, limbs, job);
+            if (w_any(limbs)) limb_step(&g, limbs, unreachable, job);
             sweep = w_andnot(active, limb);
         }
         if (!w_any(sweep)) continue;
