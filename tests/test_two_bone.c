@@ -682,3 +682,58 @@ BACKEND_TEST(two_bone, an_unreachable_target_stops_the_chain_once_it_is_straight
         cik_batch_destroy(ref);
     }
 }
+
+/* The same legs with an ankle (hip, knee, a free ankle; the effector at the
+ * ankle's origin, as engines and the foot pipeline solve legs): a 3-joint
+ * limb, whose knee takes a second try after the ankle's step where the
+ * distance is still off, except on such a limb out of reach, where the
+ * ankle cannot move the effector (docs/solver.md, Limb mode). Out of
+ * reach it still stops in one pass, straight toward its target (the
+ * error the gap), as the reference does. */
+BACKEND_TEST(two_bone, an_ankle_limb_out_of_reach_stops_straight_in_one_pass)
+{
+    tb_require(be);
+    enum { N = 2048 };
+    cik_batch *b = NULL, *ref = NULL;
+    cr_assert_eq(cik_batch_create(N, 3, &b), CIK_OK);
+    cr_assert_eq(cik_batch_create(N, 3, &ref), CIK_OK);
+    uint32_t seed = 11u;
+    for (int i = 0; i < N; ++i) {
+        cik_chain c = t_chain(3);
+        c.offset[1] = t_v3(0, -0.45f, 0);
+        c.offset[2] = t_v3(0, -0.42f, 0);
+        c.effector = t_v3(0, 0, 0);
+        c.limit[1] = limit_hinge(t_v3(1, 0, 0), 0.0f, 2.5f);
+        c.rotation[0] = t_angle_axis(tb_lcg(&seed) - 0.5f, 1, 0, 0);
+        c.rotation[1] = t_angle_axis(0.1f + 1.5f * tb_lcg(&seed), 1, 0, 0);
+        c.rotation[2] = t_angle_axis(tb_lcg(&seed) - 0.5f, 1, 0, 0);
+        float z = 2.0f * tb_lcg(&seed) - 1.0f, a = 6.2831853f * tb_lcg(&seed), r = sqrtf(1.0f - z * z);
+        float d = 0.87f * (1.02f + 0.58f * tb_lcg(&seed));
+        c.target = t_v3(d * r * cosf(a), d * z, d * r * sinf(a));
+        cr_assert_eq(cik_batch_set_chain(b, i, &c), CIK_OK);
+        cr_assert_eq(cik_batch_set_chain(ref, i, &c), CIK_OK);
+    }
+    cik_options o = tb_defaults(be);
+    cr_assert_eq(cik_solve(b, &o), CIK_OK);
+    cik_options r = o;
+    r.backend = CIK_BACKEND_REFERENCE;
+    cr_assert_eq(cik_solve(ref, &r), CIK_OK);
+    for (int i = 0; i < N; ++i) {
+        cik_result got, want;
+        cik_chain ch;
+        cr_assert_eq(cik_batch_result(b, i, &got), CIK_OK);
+        cr_assert_eq(cik_batch_result(ref, i, &want), CIK_OK);
+        cr_assert_eq(cik_batch_get_chain(b, i, &ch), CIK_OK);
+        const float span = sqrtf(ch.target.x * ch.target.x + ch.target.y * ch.target.y + ch.target.z * ch.target.z);
+        const float gap = span - 0.87f;
+        cr_assert_eq(got.flags, CIK_RESULT_UNREACHABLE, "chain %d: flags %u", i, got.flags);
+        cr_assert_eq(got.iterations, 1, "chain %d: %d passes", i, got.iterations);
+        cr_assert_lt(got.error - gap, o.threshold, "chain %d: error %g, gap %g", i, got.error, gap);
+        cr_assert_eq(got.iterations, want.iterations, "chain %d: %d passes, the reference %d", i, got.iterations,
+                     want.iterations);
+        cr_assert_lt(fabsf(got.error - want.error), 1e-4f, "chain %d: error %g, the reference %g", i, got.error,
+                     want.error);
+    }
+    cik_batch_destroy(b);
+    cik_batch_destroy(ref);
+}
