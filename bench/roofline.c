@@ -284,18 +284,17 @@ static int run_bandwidth(size_t bytes, double seconds, int streams)
     }
     /* 64-byte loads and stores where the CPU has AVX-512, else 32-byte */
     const int has512 = __builtin_cpu_supports("avx512f");
-    if (streams < 1) return 2;
-    /* whole blocks of every stream */
+    /* whole blocks of every stream (main refuses STREAMS < 1) */
     const size_t per = bytes / sizeof(float) / (size_t)streams / BLOCK_FLOATS * BLOCK_FLOATS;
     size_t n = streams > 1 ? per * (size_t)streams : bytes / sizeof(float) / 32 * 32;
     float *p = n ? aligned_alloc(64, n * sizeof(float)) : NULL;
     if (!p) return 1;
     for (size_t i = 0; i < n; ++i) p[i] = (float)i;
+    /* one stream: the whole buffer at once; streams: block by block */
+    const size_t step = streams > 1 ? BLOCK_FLOATS : n, count = streams > 1 ? per : n;
     double best_read = 1e30, best_update = 1e30;
     uint64_t sink = 0;
     for (double start = wl_now(); wl_now() - start < seconds;) {
-        /* one stream: the whole buffer at once; streams: block by block */
-        const size_t step = streams > 1 ? BLOCK_FLOATS : n, count = streams > 1 ? per : n;
         double t0 = wl_now();
         for (size_t b = 0; b < count; b += step)
             for (int k = 0; k < streams; ++k)
