@@ -200,11 +200,13 @@ int main(int argc, char **argv)
     failed |= check("ankles", worst_ankle, 2.0 * threshold, "m",
                     "twice the 0.2 mm solve threshold: a start pose right at the threshold can be kept in one "
                     "unit and solved onto its target in the other");
-    failed |= check("pelvis drops", worst_drop, 2e-5, "m",
+    failed |= check("pelvis drops", worst_drop, 4e-5, "m",
                     "float rounding of coordinates up to 12 m, where a float step is 1e-6 m, and of the planted "
                     "knees' bound on the drop, a bend worked out from distances squared, within a few steps "
                     "of 1e-6 m near a straight knee, which the drop's spring carries for some frames (1.2e-5 "
-                    "over five frames of one character)");
+                    "over five frames of one character), and its lead, which feeds a need that rises "
+                    "ahead by 2 time constants over the frame times its rise (7 at 60 Hz, 17 at 144 Hz): "
+                    "2.0e-5 since 0.32, 2e-5 allowed before");
     failed |= check("foot orientations", worst_foot, 3e-3, "rad",
                     "float rounding of the ground normals, and the heel lift: a leg within rounding of its "
                     "comfortable reach lifts its heel in one unit and not in the other (2.1e-3 in one frame of "

@@ -1620,8 +1620,8 @@ Test(foot, a_foot_held_across_a_step_edge_stays_on_it)
  * animation, planted at full weight on level contacts whose normals differ
  * (the heel's tilted 8 degrees about x, the ball's and the toe's up: a heel
  * at the foot of a slope) turns its sole onto their average with the ball's
- * counted twice, where the foot bears its weight (2.0 degrees off up; the
- * plain average, before 0.16, gave 2.7). */
+ * counted four times, where the foot bears its weight (1.3 degrees off up;
+ * twice, from 0.16 to 0.31, 2.0; the plain average, before 0.16, 2.7). */
 Test(foot, a_planted_sole_lies_on_the_ground_under_its_ball)
 {
     scene sc = feet_scene(1);
@@ -1637,8 +1637,8 @@ Test(foot, a_planted_sole_lies_on_the_ground_under_its_ball)
             for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, 0.0f, p == CIK_FOOT_HEEL ? heel_n : up);
         place_solve_align(&sc, &o);
     }
-    const float l = sqrtf(heel_n.z * heel_n.z + (heel_n.y + 3.0f) * (heel_n.y + 3.0f));
-    const cik_vec3 want = t_v3(0, (heel_n.y + 3.0f) / l, heel_n.z / l);
+    const float l = sqrtf(heel_n.z * heel_n.z + (heel_n.y + 5.0f) * (heel_n.y + 5.0f));
+    const cik_vec3 want = t_v3(0, (heel_n.y + 5.0f) / l, heel_n.z / l);
     const float l2 = sqrtf(heel_n.z * heel_n.z + (heel_n.y + 2.0f) * (heel_n.y + 2.0f));
     const cik_vec3 plain = t_v3(0, (heel_n.y + 2.0f) / l2, heel_n.z / l2);
     for (int f = 0; f < 2; ++f) {
@@ -2485,8 +2485,9 @@ static float step_down_at_30(float z) { return z > 0.3f ? -0.10f : 0.0f; }
  * the foot to keep the animation's clearance over the lower ground) once
  * all of them are past the edge; with it the pelvis starts down while the
  * foot is still over the upper level, its look-ahead point past the edge,
- * toward SWING_NEED_AHEAD (half) of the step's depth: above 0 and at most
- * 5 cm before the foot is over the lower ground. */
+ * toward SWING_NEED_AHEAD (0.8 since 0.32, half before) of the step's
+ * depth: above 0 and at most 8 cm, and the spring's lead (at most 7.5
+ * mm), before the foot is over the lower ground (7.0 cm here). */
 T_BACKEND_TEST(foot, a_swing_foot_before_a_step_down_starts_the_pelvis_down)
 {
     float before[2];
@@ -2511,7 +2512,106 @@ T_BACKEND_TEST(foot, a_swing_foot_before_a_step_down_starts_the_pelvis_down)
     }
     cr_assert_eq(before[0], 0.0f, "without the look-ahead the pelvis came down %g before the foot", before[0]);
     cr_assert_gt(before[1], 0.005f, "with it the pelvis came down only %g before the foot", before[1]);
-    cr_assert_leq(before[1], 0.05f + 1e-5f, "with it the pelvis came down %g, more than half the step", before[1]);
+    cr_assert_leq(before[1], 0.08f + 0.0075f + 1e-5f, "with it the pelvis came down %g, more than 0.8 of the step and the lead",
+                  before[1]);
+}
+
+/* The pre-tilt (since 0.32): a swing foot (caller's weight 0, its sole
+ * flat in the animation) comes down 1 cm a frame onto its floor, the
+ * caller's contacts under it level with the floor but their normals rolled
+ * 10 degrees about its heading (a slope across its way). While it is more
+ * than PRE_TILT_TIME (0.1 s, 6 frames) from the floor at its speed it
+ * keeps the animation's orientation; over those frames it takes the
+ * slope's roll (smoothstep: at most 1.5 x 10 degrees / 6 = 2.5 degrees a
+ * frame), all of it in the frame it gets there; its lowest animated point
+ * (all three level: the heel) stays where the animation has it in x and z
+ * (turned about its ankle instead, the heel went 1 cm sideways). Planted
+ * then at full weight, it keeps the slope's roll. */
+T_BACKEND_TEST(foot, a_foot_coming_down_onto_a_slope_takes_its_tilt_before_it_lands)
+{
+    const float deg = PI_F / 180.0f, a = 10.0f * deg;
+    const cik_vec3 n = t_v3(sinf(a), cosf(a), 0.0f);
+    scene sc = feet_scene(1);
+    cik_foot_options o = weights_on(be);
+    o.max_pelvis_drop = 0.0f;
+    float last = 0.0f;
+    for (int frame = 0; frame <= 14; ++frame) {
+        const float up = frame < 12 ? 0.01f * (float)(12 - frame) : 0.0f;
+        stand(&sc, 0, 0.0f, 0.0f, 0.1f, 0.0f);
+        pose_leg(&sc, 0, STAND_DY + up, 0.1f);
+        sc.s.weight[0] = frame < 12 ? 0.0f : 1.0f;
+        sc.s.weight[1] = 1.0f;
+        cr_assert_eq(cik_foot_crowd_probe(sc.crowd, &o), CIK_OK);
+        for (int f = 0; f < 2; ++f)
+            for (int p = 0; p < CIK_FOOT_POINTS; ++p) contact(&sc, f, p, 0.0f, f == 0 ? n : t_v3(0, 1, 0));
+        place_solve_align(&sc, &o);
+        cik_quat fq = {sc.s.foot_qx[0], sc.s.foot_qy[0], sc.s.foot_qz[0], sc.s.foot_qw[0]};
+        const cik_vec3 sole = rot(fq, sc.legs[0].sole_normal);
+        const float d = sole.x * n.x + sole.y * n.y + sole.z * n.z, off = acosf(d > 1 ? 1 : d);
+        const float tilt = acosf(sole.y > 1 ? 1 : sole.y);
+        const cik_vec3 heel = anim_point(&sc, 0, CIK_FOOT_HEEL), got = solved_point(&sc, 0, CIK_FOOT_HEEL);
+        cr_log_info("frame %d: %.0f cm up, the sole %.2f degrees from up, %.2f off the slope; heel %.2f mm off in x, "
+                    "%.2f in z", frame, 100.0f * up, tilt / deg, off / deg, 1e3f * (got.x - heel.x),
+                    1e3f * (got.z - heel.z));
+        /* the animation's coming down at 1 cm a frame: the floor 7 or more
+         * frames away until frame 5 (the probe sees the speed from frame 1) */
+        if (frame <= 5) cr_assert_lt(tilt, 1e-3f, "frame %d: tilted %g degrees far from the floor", frame, tilt / deg);
+        if (frame >= 11) cr_assert_lt(off, 0.1f * deg, "frame %d: %g degrees off the slope", frame, off / deg);
+        cr_assert_leq(tilt - last, 2.5f * deg + 1e-3f, "frame %d: turned %g degrees in a frame", frame,
+                      (tilt - last) / deg);
+        if (frame < 12)
+            cr_assert(fabsf(got.x - heel.x) < 1e-4f && fabsf(got.z - heel.z) < 1e-4f,
+                      "frame %d: the heel %g mm, %g mm off the animation's", frame, 1e3f * (got.x - heel.x),
+                      1e3f * (got.z - heel.z));
+        last = tilt;
+    }
+    cik_foot_crowd_destroy(sc.crowd);
+}
+
+/* The pelvis spring's lead (since 0.32): the ground under a standing
+ * character (legs nearly straight, both feet at full weight) falls 0.5 mm a
+ * frame, so the drop that keeps the animated bend rises as a ramp of 0.03
+ * m/s. A critically damped spring of time constant T, stepped toward each
+ * frame's need, follows a ramp r by (2 T - dt / 2) r behind (3.35 mm
+ * here); fed the need ahead by that (the lesser of the need's last two
+ * rises times 2 T / dt - 1/2), the drop is within a hundredth of a
+ * millimetre of the need after 30 frames. A step of the need is not led (pelvis_lowers_when_a_target_is_out_of_reach:
+ * the spring's own step response). */
+static float ramp_depth;
+static float falling(float x, float z)
+{
+    (void)x;
+    (void)z;
+    return -ramp_depth;
+}
+
+T_BACKEND_TEST(foot, the_pelvis_keeps_up_with_ground_falling_at_a_steady_rate)
+{
+    scene sc;
+    scene_init(&sc, 2);
+    float hfl[2] = {0.0f, 0.0f}, k[2] = {0.2f, 0.2f}, w[2] = {1, 1};
+    set_pose(&sc, 0, 0, 0, 0, 0, hfl, k, w);
+    set_pose(&sc, 1, 3, 0, 0, 0, hfl, k, w);
+    cik_foot_options o = weights_on(be);
+    cik_foot_crowd_probe(sc.crowd, &o);
+    for (int c = 0; c < 2; ++c) sc.s.pelvis_y[c] += 0.06f - sc.s.anim_ankle_y[2 * c];
+    const float T = o.pelvis_smooth_time, rate = 0.0005f / o.dt;
+    float worst_over = 0.0f, end_lag = 0.0f;
+    for (int frame = 0; frame < 60; ++frame) {
+        ramp_depth = 0.0005f * (float)frame;
+        cik_heightfield hf = ground(falling);
+        cr_assert_eq(cik_foot_crowd_frame(sc.crowd, &hf, &o), CIK_OK);
+        const float lag = ramp_depth - sc.s.pelvis_drop[0];
+        if (frame >= 30) {
+            worst_over = fmaxf(worst_over, -lag);
+            end_lag = fmaxf(end_lag, fabsf(lag));
+        }
+        cr_log_info("frame %d: need %.2f mm, drop %.2f mm", frame, 1e3f * ramp_depth, 1e3f * sc.s.pelvis_drop[0]);
+    }
+    cr_assert_lt(end_lag, 1e-5f, "the drop %g mm off the need (the plain spring: %g mm behind)", 1e3f * end_lag,
+                 1e3f * (2.0f * T - 0.5f * o.dt) * rate);
+    cr_assert_lt(worst_over, 1e-5f, "the drop %g mm over the need", 1e3f * worst_over);
+    cik_foot_crowd_destroy(sc.crowd);
 }
 
 /* swing_lift's fade-in grows with the lift: a swing foot (caller's weight

@@ -30,9 +30,12 @@
 
 /* Per-character float streams: the pelvis and the floor (in; the eight
  * that pelvis_to_feet copies to the feet, in this order), the drop (out),
- * the drop spring's state (position, velocity), the drop before the last. */
+ * the drop spring's state (position, velocity), the drop before the last,
+ * the last need and its rise. */
 enum { CHAR_PX, CHAR_PY, CHAR_PZ, CHAR_QX, CHAR_QY, CHAR_QZ, CHAR_QW, CHAR_FLOOR, CHAR_DROP, CHAR_STATE, CHAR_STATEV,
        CHAR_DROP2, /* the drop of the frame before the last */
+       CHAR_NEED,  /* the last frame's need (the spring's lead) */
+       CHAR_RISE,  /* its rise from the frame before */
        CHAR_COUNT };
 
 /* Per-foot float streams: the public ones, then internal ones. Per-point
@@ -105,6 +108,10 @@ enum {
     /* carried: how far place_a took the ankle above its resting height in
      * the held knee's bound (the last frame's target's) */
     FOOT_LIFTED,
+    /* from the probe to place: the frames until the animated foot's first
+     * point coming down reaches the floor at this frame's speed (1e30:
+     * none coming down; the pre-tilt) */
+    FOOT_LAND,
     FOOT_COUNT
 };
 
@@ -133,6 +140,10 @@ enum {
     SCRATCH_DMAX, /* the most drop that keeps a held knee from bending faster than held_knee_speed */
     SCRATCH_LIVE, /* level of detail: 1 where the foot's character is on (job->on set) */
     SCRATCH_GU, SCRATCH_GV, SCRATCH_GBORDER, SCRATCH_GIDX,
+    /* place_a to place_b: the swing target's shift in x and z that keeps
+     * the animated foot's lowest point where the animation has it under
+     * the desired orientation */
+    SCRATCH_SHX, SCRATCH_SHZ,
     SCRATCH_COUNT
 };
 

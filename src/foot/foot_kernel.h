@@ -273,9 +273,9 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
             d = v3_sub(v3_of(P[k].x, over, P[k].z), v3_of(ld(cF, FOOT_PREVX + k, i), ld(cF, FOOT_PREVY + k, i), ld(cF, FOOT_PREVZ + k, i)));
             rise = v_min(rise, d.y); /* the least any point rose over the floor */
             /* the frames until the first point coming down reaches the
-             * floor at this frame's speed (the look-ahead's horizon) */
-            if (job->ahead > 0.0f)
-                land = v_min(land, v_sel(v_lt(d.y, z), v_div(v_max(over, z), v_sub(z, d.y)), never));
+             * floor at this frame's speed (the look-ahead's horizon, the
+             * pre-tilt's) */
+            land = v_min(land, v_sel(v_lt(d.y, z), v_div(v_max(over, z), v_sub(z, d.y)), never));
             d.y = v_add(d.y, floor_rise);
             moved2 = v_min(moved2, v3_dot(d, d));
             pstore(job, F[FOOT_PREVX + k], i, P[k].x);
@@ -294,6 +294,7 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
                                         v_lt(cstate, v_set1(0.5f * (COLD_AFRESH + COLD_UNSEEN))))
                                 : w_false();
         moved2 = v_sel(w_andnot(v_lt(moved2, never), cold), moved2, never); /* NaN (a bad last frame) or cold: as if fast */
+        pstore(job, F[FOOT_LAND], i, v_sel(cold, never, land)); /* cold: no last frame, not coming down */
         /* nor a last target (place_a's rise of the ankle above its rest
          * reads it): a character reset, or switched back on, took the one
          * it had before as its own, and its pelvis parted from the same
@@ -781,8 +782,20 @@ CIK_INLINE void held_bends(const cik__foot_job *job, int i, vf lim2, vf pc, vf p
  * gave the procedural walk's knee pops on terrain 2.99, 2.78 and 2.17 per
  * 1000, its sole beyond its own angle 6.75, 5.56 and 4.38 degrees, and
  * the 12_01 walk's pops 3.80, 3.82 and 4.21, the jog's 1.19, 1.31 and
- * 1.55: a pelvis down early holds the other knee bent at its push-off). */
-#define SWING_NEED_AHEAD 0.5f
+ * 1.55: a pelvis down early holds the other knee bent at its push-off;
+ * 0.8 since 0.32, with the spring's lead and the pre-tilt: 0.5 left that
+ * sole at 4.92 degrees, docs/foot.md, Since 0.32.0). */
+#define SWING_NEED_AHEAD 0.8f
+
+/* The weight of the ball's ground normal in the foot's ground normal (heel
+ * and toe 1 each): 2 from 0.16 to 0.31; 4 since 0.32 (docs/foot.md,
+ * Since 0.32.0: a foot across a ridge's crease lay up to 5 degrees off the
+ * ground under its ball; 6 held the run/leap's locked pivots 0.53 mm a
+ * frame p99 on terrain, over their target). */
+#define BALL_NORMAL_WEIGHT 4.0f
+/* The pre-tilt's time (place_a), seconds before the foot comes down onto its
+ * floor: 0.05 and 0.1 measured alike (docs/foot.md, Since 0.32.0). */
+#define PRE_TILT_TIME 0.1f
 
 /* The ground's tilt as a foot takes it (place_a; `fy` the foot, `ht` its
  * heel-to-toe axis in the ankle frame, `n` the unit ground normal). A foot
@@ -857,15 +870,16 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         v3 a = v3_ld(cF, FOOT_AAX, i);
         const vf last_ty = ld(cF, FOOT_TY, i); /* the last frame's target (place_b's, settling's raise included) */
         /* the ground: the points' normals averaged, the ball's counted
-         * twice (where the foot bears its weight in stance: with the three
-         * alike, on uneven ground the sole lay up to 5 degrees off the
-         * ground under the ball, the 12_01 walk's on terrain 3.25 degrees
-         * p99; docs/foot.md, Since 0.15.0), the heights */
+         * BALL_NORMAL_WEIGHT times (where the foot bears its weight in
+         * stance: with the three alike, on uneven ground the sole lay up
+         * to 5 degrees off the ground under the ball, the 12_01 walk's on
+         * terrain 3.25 degrees p99; docs/foot.md, Since 0.15.0), the
+         * heights */
         v3 n = v3_of(z, z, z);
         vf g[3], gmax = v_set1(-1e30f);
         for (int k = 0; k < 3; ++k) {
             v3 nk = v3_of(ld(cF, FOOT_CNX + k, i), ld(cF, FOOT_CNY + k, i), ld(cF, FOOT_CNZ + k, i));
-            n = v3_add(n, k == CIK_FOOT_BALL ? v3_add(nk, nk) : nk);
+            n = v3_add(n, k == CIK_FOOT_BALL ? v3_scale(nk, v_set1(BALL_NORMAL_WEIGHT)) : nk);
             g[k] = ld(cF, FOOT_CY + k, i);
             gmax = v_max(gmax, g[k]);
         }
@@ -874,6 +888,7 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         /* the orientation */
         vq yaw = q4(z, ld(cF, FOOT_YAWS, i), z, ld(cF, FOOT_YAWC, i));
         vq fy = q_mul(yaw, q_ld(cF, FOOT_AFX, FOOT_AFY, FOOT_AFZ, FOOT_AFW, i));
+        const vq fa = fy;
         /* the ground's tilt added to the animated foot (its own roll and
          * pitch kept, relative to the ground instead of the animation's
          * floor), then up to FLAT_TURN of what is left between its sole
@@ -894,6 +909,20 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * the run/leap) */
         const v3 ht = v3_sub(leg_point(K, CIK_FOOT_TOE, i), leg_point(K, CIK_FOOT_HEEL, i));
         vq ft = q_mul(ground_tilt(fy, ht, n), fy);
+        /* the pre-tilt: a foot coming down takes the ground's tilt (not the
+         * turn onto it, below) as it nears its floor, over the last
+         * PRE_TILT_TIME before it gets there at its speed (FOOT_LAND,
+         * smoothstep), and a planted one all of it; a foot easing out
+         * keeps it by its weight. Taken by the weight alone, a foot landing
+         * on a slope stood a quarter of the slope off the ground in its
+         * first planted frame (docs/foot.md, Since 0.32.0) */
+        {
+            const vf land = ld(cF, FOOT_LAND, i);
+            vf pre = v_sub(one, smooth01(v_mul(v_sub(land, one), v_set1(job->dt / PRE_TILT_TIME))));
+            pre = v_sel(v_lt(land, v_set1(1e29f)), pre, z);
+            pre = v_max(pre, v_sel(v_gt(ld(cF, FOOT_PLANTED, i), z), one, w));
+            fy = q_sel(v_gt(pre, z), q_nlerp(fy, ft, pre), fy);
+        }
         vq rt = q_arc_any(q_rotate(ft, kv3(K, LEG_SOLEX, i)), n);
         vf rs2 = v_fma(rt.x, rt.x, v_fma(rt.y, rt.y, v_mul(rt.z, rt.z)));
         vf sh = v_sqrt(rs2), flat = v_sub(one, smooth01(v_mul(v_sub(sh, v_set1(FLAT_TURN_SIN)), v_set1(1.0f / (FLAT_TURN2_SIN - FLAT_TURN_SIN)))));
@@ -917,6 +946,22 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
             wo = v_max(w, v_mul(fast, flat));
         }
         vq df = q_sel(v_lt(wo, one), q_nlerp(fy, dp, wo), dp);
+        /* the swing target's shift (place_b) that keeps the animated
+         * foot's lowest point where the animation has it in x and z under
+         * df: a foot turned about its ankle (pre-tilted, easing in) moved
+         * its toe by up to 2.4 cm, and the lock, which anchors the
+         * animation's point on a fresh plant, took it back in one frame */
+        {
+            v3 p0 = q_rotate(fa, leg_point(K, 0, i)), p1 = q_rotate(df, leg_point(K, 0, i));
+            for (int k = 1; k < 3; ++k) {
+                const v3 q0 = q_rotate(fa, leg_point(K, k, i));
+                const vm lower = v_lt(q0.y, p0.y);
+                p0 = v3_sel(lower, q0, p0);
+                p1 = v3_sel(lower, q_rotate(df, leg_point(K, k, i)), p1);
+            }
+            sst(job, SCRATCH_SHX, i, v_sub(p0.x, p1.x));
+            sst(job, SCRATCH_SHZ, i, v_sub(p0.z, p1.z));
+        }
         q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* resting: the ankle height that puts the lowest point on its ground */
         v3 d[3];
@@ -1258,6 +1303,8 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         w = v_sel(v_gt(w, z), v_min(w, one), z);
         v3 ts = v3_ld(cF, FOOT_AAX, i);
         ts.y = v_sub(ts.y, drop);
+        ts.x = v_add(ts.x, sld(job, SCRATCH_SHX, i));
+        ts.z = v_add(ts.z, sld(job, SCRATCH_SHZ, i));
         if (job->swing_lift > 0.0f) {
             /* faded in as the animation brings the foot down through half
              * the leg's reach and half the lift's full height
