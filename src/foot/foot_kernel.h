@@ -921,7 +921,8 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
             vf pre = v_sub(one, smooth01(v_mul(v_sub(land, one), v_set1(job->dt / PRE_TILT_TIME))));
             pre = v_sel(v_lt(land, v_set1(1e29f)), pre, z);
             pre = v_max(pre, v_sel(v_gt(ld(cF, FOOT_PLANTED, i), z), one, w));
-            fy = q_sel(v_gt(pre, z), q_nlerp(fy, ft, pre), fy);
+            const vm part = w_and(v_gt(pre, z), v_lt(pre, one));
+            fy = q_sel(v_ge(pre, one), ft, w_any(part) ? q_sel(part, q_nlerp(fy, ft, pre), fy) : fy);
         }
         vq rt = q_arc_any(q_rotate(ft, kv3(K, LEG_SOLEX, i)), n);
         vf rs2 = v_fma(rt.x, rt.x, v_fma(rt.y, rt.y, v_mul(rt.z, rt.z)));
@@ -946,22 +947,6 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
             wo = v_max(w, v_mul(fast, flat));
         }
         vq df = q_sel(v_lt(wo, one), q_nlerp(fy, dp, wo), dp);
-        /* the swing target's shift (place_b) that keeps the animated
-         * foot's lowest point where the animation has it in x and z under
-         * df: a foot turned about its ankle (pre-tilted, easing in) moved
-         * its toe by up to 2.4 cm, and the lock, which anchors the
-         * animation's point on a fresh plant, took it back in one frame */
-        {
-            v3 p0 = q_rotate(fa, leg_point(K, 0, i)), p1 = q_rotate(df, leg_point(K, 0, i));
-            for (int k = 1; k < 3; ++k) {
-                const v3 q0 = q_rotate(fa, leg_point(K, k, i));
-                const vm lower = v_lt(q0.y, p0.y);
-                p0 = v3_sel(lower, q0, p0);
-                p1 = v3_sel(lower, q_rotate(df, leg_point(K, k, i)), p1);
-            }
-            sst(job, SCRATCH_SHX, i, v_sub(p0.x, p1.x));
-            sst(job, SCRATCH_SHZ, i, v_sub(p0.z, p1.z));
-        }
         q_st(job, F, FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, i, df);
         /* resting: the ankle height that puts the lowest point on its ground */
         v3 d[3];
@@ -969,6 +954,30 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
         for (int k = 0; k < 3; ++k) {
             d[k] = q_rotate(df, leg_point(K, k, i));
             rest = v_max(rest, v_sub(g[k], d[k].y));
+        }
+        /* the swing target's shift (place_b) that keeps the animated
+         * foot's lowest point where the animation has it in x and z under
+         * df: a foot turned about its ankle (pre-tilted, easing in) moved
+         * its toe by up to 2.4 cm, and the lock, which anchors the
+         * animation's point on a fresh plant, took it back in one frame */
+        {
+            /* the lowest by the y row of fa's matrix, then that point turned */
+            const v3 ry = v3_of(v_add(v_fma(fa.x, fa.y, v_mul(fa.w, fa.z)), v_fma(fa.x, fa.y, v_mul(fa.w, fa.z))),
+                                v_fnma(v_add(fa.x, fa.x), fa.x, v_fnma(v_add(fa.z, fa.z), fa.z, one)),
+                                v_add(v_fnma(fa.w, fa.x, v_mul(fa.y, fa.z)), v_fnma(fa.w, fa.x, v_mul(fa.y, fa.z))));
+            v3 lp = leg_point(K, 0, i), p1 = d[0];
+            vf ly = v3_dot(ry, lp);
+            for (int k = 1; k < 3; ++k) {
+                const v3 pk = leg_point(K, k, i);
+                const vf yk = v3_dot(ry, pk);
+                const vm lower = v_lt(yk, ly);
+                ly = v_sel(lower, yk, ly);
+                lp = v3_sel(lower, pk, lp);
+                p1 = v3_sel(lower, d[k], p1);
+            }
+            const v3 p0 = q_rotate(fa, lp);
+            sst(job, SCRATCH_SHX, i, v_sub(p0.x, p1.x));
+            sst(job, SCRATCH_SHZ, i, v_sub(p0.z, p1.z));
         }
         v3 dpv = pick3v(ld(cF, FOOT_PIVOT, i), d);
         vf tx = v_sub(ld(cF, FOOT_PLX, i), dpv.x), tz = v_sub(ld(cF, FOOT_PLZ, i), dpv.z);
