@@ -191,8 +191,9 @@ typedef struct cik_foot_options {
     float max_pelvis_drop;
     /** Smoothing time of the pelvis drop (>= 0 seconds; below 1e-6 = none): a
      *  critically damped spring with this time constant follows the drop
-     *  the legs need, so the pelvis moves with a continuous velocity.
-     *  Default 0.06. */
+     *  the legs need, so the pelvis moves with a continuous velocity; a
+     *  need that keeps rising is fed to it ahead by what the spring lags a
+     *  ramp (at most 7.5 mm; docs/foot.md, pelvis drop). Default 0.06. */
     float pelvis_smooth_time;
     /** Fraction of a leg's full reach (|thigh| + |shin|) it never exceeds,
      *  so the knee never locks straight, in [0, 0.5). Default 0.002. */
