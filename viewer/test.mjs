@@ -2,7 +2,7 @@
 //
 //   node viewer/test.mjs --demo build/tools/crowdik_demo --work DIR     # the test
 //   node viewer/test.mjs --page FILE.html --measure 10 [--shot F.png]   # frame rate, screenshot
-//        [--distance M] [--query bones=solid] [--frame F --character C --shotDistance M]
+//        [--distance M] [--query bones=solid] [--frame F --character C --shotDistance M [--foot 0|1]]
 //
 // The test writes the page for a short scene with the demo, checks the
 // page's script with `node --check`, opens the page from disk in headless
@@ -99,7 +99,7 @@ if (args.measure) {
 if (args.shot) {
   await shot(`window.crowdikViewer.fixedScale = true; window.crowdikViewer.three.renderer.setPixelRatio(1);
     window.dispatchEvent(new Event('resize'))`).then(() => shot(`(() => { const v = window.crowdikViewer; v.pause(); v.setFrame(${+(args.frame || 40)});
-    v.lookAt(${+(args.character || 0)}, ${+(args.shotDistance || 5)}); })()`));
+    v.lookAt(${+(args.character || 0)}, ${+(args.shotDistance || 5)}, ${args.foot === undefined ? -1 : +args.foot}); })()`));
   // the whole page: the view, the controls and the report beside it
   writeFileSync(args.shot, await tab.screenshot());
   console.log(`screenshot: ${args.shot}`);

@@ -354,10 +354,25 @@ function pelvisAt(f, c) {
   return new THREE.Vector3(motion[o] * M, (motion[o + 1] - motion[o + 3]) * M, motion[o + 2] * M);
 }
 
-function lookAt(c, distance) {
-  const p = pelvisAt(Math.max(state.frame, 0), c);
-  controls.target.copy(p);
-  camera.position.set(p.x + 0.55 * distance, p.y + 0.35 * distance, p.z + 0.75 * distance);
+// The camera on character c's pelvis from `distance` metres; with side 0
+// (left) or 1 (right), on that solved foot's ankle from its side, a little
+// above it (square to the heel-to-toe line: the sole against the ground).
+function lookAt(c, distance, side) {
+  const f = Math.max(state.frame, 0);
+  if (side === 0 || side === 1) {
+    characterPoints(f, c);
+    const q = 2 + 11 * side, ankle = P[q + 7], heel = P[q + 8], toe = P[q + 9];
+    let lx = toe[2] - heel[2], lz = heel[0] - toe[0];
+    const l = Math.hypot(lx, lz) || 1;
+    lx /= l; lz /= l;
+    const s = side ? -1 : 1; // from the outside of the foot
+    controls.target.set(ankle[0], ankle[1], ankle[2]);
+    camera.position.set(ankle[0] + s * lx * distance, ankle[1] + 0.2 * distance, ankle[2] + s * lz * distance);
+  } else {
+    const p = pelvisAt(f, c);
+    controls.target.copy(p);
+    camera.position.set(p.x + 0.55 * distance, p.y + 0.35 * distance, p.z + 0.75 * distance);
+  }
   controls.update();
 }
 
@@ -472,7 +487,7 @@ window.crowdikViewer = {
   pause: (on = true) => pause(on),
   setFrame: (f) => { state.time = f / meta.fps; setFrame(f); },
   setMode,
-  lookAt: (c, distance) => lookAt(c, distance),
+  lookAt: (c, distance, side) => lookAt(c, distance, side),
   follow: (c) => { ui.follow.value = c; ui.follow.onchange(); },
   showCharacters: (on) => {
     if (on) setMode(ui.mode.value);
