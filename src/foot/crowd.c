@@ -586,7 +586,7 @@ typedef struct frame_args {
     int pelvis_now;
     float max_drop;
     float hold_accel; /* the most a held knee's rate changes the drop's rate in a frame */
-    float lead, lead_max; /* the spring's lead: 2 time constants over dt, its most */
+    float lead, lead_max; /* the spring's lead: 2 time constants over dt less 1/2, its most */
     cik__foot_job job; /* the fields of the probe and place kernels */
 } frame_args;
 

@@ -961,21 +961,12 @@ static void k_place_a(const cik__foot_job *job, int begin, int end)
          * its toe by up to 2.4 cm, and the lock, which anchors the
          * animation's point on a fresh plant, took it back in one frame */
         {
-            /* the lowest by the y row of fa's matrix, then that point turned */
-            const v3 ry = v3_of(v_add(v_fma(fa.x, fa.y, v_mul(fa.w, fa.z)), v_fma(fa.x, fa.y, v_mul(fa.w, fa.z))),
-                                v_fnma(v_add(fa.x, fa.x), fa.x, v_fnma(v_add(fa.z, fa.z), fa.z, one)),
-                                v_add(v_fnma(fa.w, fa.x, v_mul(fa.y, fa.z)), v_fnma(fa.w, fa.x, v_mul(fa.y, fa.z))));
-            v3 lp = leg_point(K, 0, i), p1 = d[0];
-            vf ly = v3_dot(ry, lp);
-            for (int k = 1; k < 3; ++k) {
-                const v3 pk = leg_point(K, k, i);
-                const vf yk = v3_dot(ry, pk);
-                const vm lower = v_lt(yk, ly);
-                ly = v_sel(lower, yk, ly);
-                lp = v3_sel(lower, pk, lp);
-                p1 = v3_sel(lower, d[k], p1);
-            }
-            const v3 p0 = q_rotate(fa, lp);
+            /* the lowest animated point (FOOT_PREVY: the probe's heights
+             * of this frame's animated points over the floor) */
+            const vf ay[3] = {ld(cF, FOOT_PREVY, i), ld(cF, FOOT_PREVY + 1, i), ld(cF, FOOT_PREVY + 2, i)};
+            vf lo;
+            least3(ay, &lo);
+            const v3 p0 = q_rotate(fa, leg_pick(K, lo, i)), p1 = pick3v(lo, d);
             sst(job, SCRATCH_SHX, i, v_sub(p0.x, p1.x));
             sst(job, SCRATCH_SHZ, i, v_sub(p0.z, p1.z));
         }
