@@ -525,9 +525,10 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
  * is not led. Without it the drop lagged a stance leg's
  * rising need by up to a centimetre, and the heel lifted for what the
  * pelvis had not yet given: the procedural walk's sole on terrain 3.70
- * degrees beyond its own angle instead of 2.68 (docs/foot.md, Since
- * 0.32.0; a lead of 5 mm: 3.02, 2 cm: the 02_03 jog's swing knees on flat
- * ground 5.22 degrees off the animation, p99, instead of 4.97). */
+ * degrees beyond its own angle instead of 2.78 (docs/foot.md, Since
+ * 0.32.0; measured on the way, a lead from one frame's rise alone: at
+ * most 5 mm, that sole 3.02; at most 2 cm, the 02_03 jog's swing knees
+ * on flat ground 5.22 degrees off the animation, p99). */
 #define SPRING_LEAD_MAX 0.0075f
 /* Settling rounds after align (raise, solve, align): the second catches
  * the shin's change after the first raise (settle_run). */

@@ -784,7 +784,7 @@ CIK_INLINE void held_bends(const cik__foot_job *job, int i, vf lim2, vf pc, vf p
  * the 12_01 walk's pops 3.80, 3.82 and 4.21, the jog's 1.19, 1.31 and
  * 1.55: a pelvis down early holds the other knee bent at its push-off;
  * 0.8 since 0.32, with the spring's lead and the pre-tilt: 0.5 left that
- * sole at 4.92 degrees, docs/foot.md, Since 0.32.0). */
+ * sole at 5.08 degrees, docs/foot.md, Since 0.32.0). */
 #define SWING_NEED_AHEAD 0.8f
 
 /* The weight of the ball's ground normal in the foot's ground normal (heel
