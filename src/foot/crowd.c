@@ -1229,18 +1229,9 @@ static void follow_enable(const frame_plan *fp, int b, int e)
  * stage asks for its rows a few vectors ahead itself (GROUND_AHEAD). */
 static void prefetch_block(const cik_foot_crowd *cr, int b, int e)
 {
-    const size_t f0 = 2 * (size_t)b & ~(size_t)15, f1 = 2 * (size_t)e;
-    const size_t c0 = (size_t)b & ~(size_t)15, c1 = (size_t)e;
-    for (int k = 0; k < FOOT_COUNT; ++k)
-        for (size_t i = f0; i < f1; i += 16) __builtin_prefetch(cr->f[k] + i, 1, 2);
-    for (int k = 0; k < CHAR_COUNT; ++k)
-        for (size_t i = c0; i < c1; i += 16) __builtin_prefetch(cr->c[k] + i, 1, 2);
-    const cik_batch *bt = cr->batch;
-    const int ns = CIK__CHAIN_STREAMS + bt->joint_count * CIK__JS + CIK__RESULT_STREAMS;
-    for (int k = 0; k < ns; ++k) {
-        const float *s = cik__chain_stream(bt, k);
-        for (size_t i = f0; i < f1; i += 16) __builtin_prefetch(s + i, 1, 2);
-    }
+    for (int k = 0; k < FOOT_COUNT; ++k) cik__prefetch_lines(cr->f[k], 2 * (size_t)b, 2 * (size_t)e);
+    for (int k = 0; k < CHAR_COUNT; ++k) cik__prefetch_lines(cr->c[k], (size_t)b, (size_t)e);
+    cik__prefetch_chains(cr->batch, 2 * (size_t)b, 2 * (size_t)e);
 }
 
 /* Runs the plan's stages over characters [c0, c1) in blocks. */
@@ -1283,7 +1274,9 @@ static void run_part(const frame_plan *fp, int c0, int c1)
     for (int b = c0; b < c1; b += BLOCK) {
         int e = c1 - b < BLOCK ? c1 : b + BLOCK;
         job.s0 = 2 * b;
-        if (e < c1) prefetch_block(cr, e, c1 - e < BLOCK ? c1 : e + BLOCK);
+        /* the next block (after the range's last, the crowd's next: the
+         * thread's next, mostly, cik__parallel_ranges) */
+        if (e < cr->characters) prefetch_block(cr, e, cr->characters - e < BLOCK ? cr->characters : e + BLOCK);
         follow_enable(fp, b, e);
         if (memchr(cr->en + b, 0, (size_t)(e - b)))
             run_lod(fp, &job, scratch, b, e, &sp);
