@@ -313,6 +313,10 @@ static void print_report(const demo_scene *sc, demo_stats *st)
                1e3 * demo_percentile(st->times[k], nf, 0.5f), 1e3 * demo_percentile(st->times[k], nf, 0.99f));
     }
     measures_report(st->m, report);
+    if (!o->exact && o->terrain == 0) /* the procedural terrain on its heightfield */
+        report("  (the targets are for ground given exactly, --ground exact, as an engine's raycasts give it:\n"
+               "   the 10 cm heightfield ramps each 10 cm step over one cell and smooths the normals, so feet\n"
+               "   and soles near a step edge or a crease are judged against ground the solve never saw)\n");
     report("\nlimit violations: %ld (knees bent backwards: %ld)\n", st->violations, st->hinge_back);
     report("converged: %.2f%% of leg solves, mean passes %.2f\n", 100.0 * st->converged / st->solved_chains,
            st->passes / st->solved_chains);
