@@ -139,6 +139,12 @@ typedef struct cik__kernel_job {
     float cap_s, cap_c;     /* sin and cos of max_step / 2 */
     int hinge_aware;
     float dls_damping;      /* 0 = no damped least-squares steps */
+    /* the fewest joints a chain has for them: 3 (on one or two joints a
+     * step has little to spread, and its nearly singular solve carries
+     * rounding noise the backends do not share); the foot crowd's 2: its
+     * hip-knee chains with the shin as effector are the three-joint legs
+     * whose ankle, the effector's joint, the solve never turned */
+    int dls_min_joints;
     int limb;
     int stop_unreachable;   /* an out-of-reach chain stops as near as it gets */
     int keep_best;          /* a chain ends on its best pose of the passes */
@@ -178,6 +184,10 @@ cik_status cik__solve_prepare(const cik_batch *b, const cik_options *options, ci
  * in place, the chains of a group the range splits in a group on the stack
  * (cik_solve_range in crowdik.h). */
 void cik__solve_range(const cik__solve_plan *plan, int begin, int end);
+
+/* cik_solve after its checks: every chain of `b` (the plan's batch) on the
+ * plan's threads. */
+void cik__solve_run(cik_batch *b, const cik__solve_plan *plan);
 
 /* Solves chains lanes[0 .. n) (distinct, in the batch), whatever their
  * enable bytes, in full groups on the stack: the bits each gets in place. */

@@ -328,22 +328,24 @@ static void limb_step(cik_chain *c, pose *p, int unreachable, const cik__kernel_
         float phi = circle_angle(P0, p->P[j], h, p->E, now + part * (goal - now), &c->limit[j], hinge);
         rotate_joint(c, p, j, angle_axis(phi, h));
     }
-    if (J > 2) {
+    {
         /* the end joint closes the rest, about the same axis */
-        float phi = circle_angle(P0, p->P[J - 1], h, p->E, goal, NULL, 0.0f);
-        rotate_joint(c, p, J - 1, angle_axis(phi, h));
+        if (J > 2) rotate_joint(c, p, J - 1, angle_axis(circle_angle(P0, p->P[J - 1], h, p->E, goal, NULL, 0.0f), h));
         /* where the end joint's limit stopped it short (by more than a
          * tenth of the threshold), the middle joints close what is left,
          * the nearest to the end first (from a straight start the split
          * gives them almost nothing: their first-order effect on the
-         * distance is zero) */
-        const int end_moves = J > 3 || !unreachable || dot(c->effector, c->effector) > 0.0f;
-        for (int j = J - 2; j >= 1 && end_moves; --j) {
+         * distance is zero); on two joints the hinge closes what its own
+         * rotation left (its closed form in float), within reach and off
+         * the root (a target on the root is met by the fold) */
+        const int end_moves = J == 2 ? !unreachable && goal > 0.04f * o->threshold * o->threshold
+                                     : J > 3 || !unreachable || dot(c->effector, c->effector) > 0.0f;
+        for (int j = J > 2 ? J - 2 : 1; j >= 1 && end_moves; --j) {
             vec3 e1 = sub(p->E, P0);
             float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
             if (!(res * res > tol * goal)) break;
             float hinge = hinge_angle(c->rotation[j], c->limit[j].axis);
-            phi = circle_angle(P0, p->P[j], h, p->E, goal, &c->limit[j], hinge);
+            float phi = circle_angle(P0, p->P[j], h, p->E, goal, &c->limit[j], hinge);
             rotate_joint(c, p, j, angle_axis(phi, h));
         }
     }
@@ -512,10 +514,11 @@ static cik_result solve_chain(cik_chain *c, const cik__kernel_job *o)
     const float gap = span - reach;
 
     int limb = o->limb == CIK_LIMB_AUTO && limb_shaped(c);
-    /* damped least-squares steps on chains of 3 joints or more: on one
-     * and two joints the step has little to spread and its nearly singular
-     * solve carries rounding noise that the backends do not share */
-    int dls = o->dls_damping > 0.0f && c->joint_count >= 3;
+    /* damped least-squares steps on chains of o->dls_min_joints joints or
+     * more (3: on one and two joints the step has little to spread and its
+     * nearly singular solve carries rounding noise that the backends do not
+     * share; the foot crowd's hip-knee legs 2, internal.h) */
+    int dls = o->dls_damping > 0.0f && c->joint_count >= o->dls_min_joints;
     /* keep_best: the pose with the least error at any pass boundary (the
      * start, after each pass), the earliest of equals */
     cik_quat best[CIK_MAX_JOINTS];

@@ -114,6 +114,7 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     job.cap_c = (float)cos(0.5 * o->ccd.max_step);
     job.hinge_aware = o->ccd.hinge_aware;
     job.dls_damping = o->ccd.dls_damping;
+    job.dls_min_joints = 3;
     job.limb = o->ccd.limb;
     job.stop_unreachable = o->ccd.stop_unreachable;
     job.keep_best = o->ccd.keep_best;
@@ -449,18 +450,23 @@ cik_status cik_solve(cik_batch *b, const cik_options *options)
     cik__solve_plan plan;
     cik_status st = cik__solve_prepare(b, options, &plan);
     if (st != CIK_OK) return st;
-    if (b->chain_count == 0) return CIK_OK;
-    const cik__kernel *k = plan.kernel;
+    cik__solve_run(b, &plan);
+    return CIK_OK;
+}
+
+void cik__solve_run(cik_batch *b, const cik__solve_plan *plan)
+{
+    if (b->chain_count == 0) return;
+    const cik__kernel *k = plan->kernel;
     /* The reference splits chains, a kernel whole groups of lanes. Each
      * chain's result depends on its own data alone, never on the chunk or
      * the thread that solves it, so the dynamic split keeps the bits. */
     int unit = k ? k->group_lanes : 1;
     int units = (b->chain_count + unit - 1) / unit;
-    int team = team_size(b, plan.threads, units);
+    int team = team_size(b, plan->threads, units);
     const int per = CHUNKS_PER_THREAD * (team > 1 ? team : 1);
     int chunk = (units + per - 1) / per;
     if (chunk < CIK__PAD / unit) chunk = CIK__PAD / unit;
-    solve_chunks sc = {&plan, unit};
+    solve_chunks sc = {plan, unit};
     cik__parallel_ranges(units, chunk, team, &b->team, solve_units, &sc);
-    return CIK_OK;
 }

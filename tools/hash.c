@@ -101,7 +101,8 @@ static int foot_hash(cik_backend be, int characters, int frames, uint64_t *rot, 
         *res = fnv(*res, &r2, sizeof r2);
         const size_t nf = sizeof(float) * (size_t)s.foot_count;
         const float *out[] = {s.ankle_x, s.ankle_y, s.ankle_z, s.foot_qx, s.foot_qy, s.foot_qz, s.foot_qw,
-                              s.weight, s.planted, s.locked, s.target_x, s.target_y, s.target_z};
+                              s.weight, s.planted, s.locked, s.target_x, s.target_y, s.target_z,
+                              s.solved_x[2], s.solved_y[2], s.solved_z[2], s.solved_w[2]};
         for (size_t i = 0; i < sizeof out / sizeof out[0]; ++i) *rot = fnv(*rot, out[i], nf);
         *rot = fnv(*rot, s.pelvis_drop, sizeof(float) * (size_t)characters);
     }

@@ -406,7 +406,9 @@ CIK_API cik_status cik_foot_crowd_get_legs(const cik_foot_crowd *crowd, int char
 CIK_API int cik_foot_crowd_character_count(const cik_foot_crowd *crowd);
 
 /** The crowd's batch (one chain per foot, index 2 * character + side), to
- *  read results (cik_batch_result) after cik_foot_crowd_solve. */
+ *  read results (cik_batch_result) after cik_foot_crowd_solve. Its chains
+ *  are hip and knee with the shin as the effector (since 0.33: the ankle,
+ *  which the solve never turned, is align's, solved_*[2] in the streams). */
 CIK_API const cik_batch *cik_foot_crowd_batch(const cik_foot_crowd *crowd);
 
 /** Forgets what the crowd carries from frame to frame (pelvis smoothing,
@@ -482,8 +484,9 @@ typedef struct cik_foot_streams {
      * switched back on, has target_y NaN from its probe to its place:
      * no last target) */
     float *target_x, *target_y, *target_z;
-    /* out of align, f: solved local rotations (hip, knee, ankle; these point
-     * into the batch's rotation streams) */
+    /* out of align, f: solved local rotations (hip, knee, ankle; hip and
+     * knee point into the batch's rotation streams, the ankle into the
+     * crowd's own: the batch's chains are hip and knee) */
     float *solved_x[3], *solved_y[3], *solved_z[3], *solved_w[3];
     /* out of align, f: solved ankle position and foot orientation (world),
      * and the solved heel, ball and toe (world) */

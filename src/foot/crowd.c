@@ -138,10 +138,17 @@ static int vec_finite(cik_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isf
 /* ------------------------------------------------------------------------ */
 /* Creation                                                                 */
 
-static cik_status leg_chain(const cik_foot_leg *leg, cik_chain *c)
+/* A leg as a chain: hip, knee and ankle with the ankle as the effector
+ * (`joints` 3: the trial chain, whose checks and prepared limits cover the
+ * ankle's too), or hip and knee with the shin as the effector (`joints` 2:
+ * the crowd's batch). The solve moves the ankle, never turns it: align
+ * does, so a third joint in the batch would be solved for nothing (its
+ * step turns nothing, its limit clamps a rotation align replaces) and
+ * read and written every frame. */
+static void leg_chain(const cik_foot_leg *leg, int joints, cik_chain *c)
 {
     memset(c, 0, sizeof *c);
-    c->joint_count = 3;
+    c->joint_count = joints;
     c->root_rotation = quat(0, 0, 0, 1);
     c->offset[0] = leg->hip;
     c->offset[1] = leg->thigh;
@@ -151,7 +158,11 @@ static cik_status leg_chain(const cik_foot_leg *leg, cik_chain *c)
         c->limit[j] = leg->limit[j];
     }
     c->effector = vec3(0, 0, 0);
-    return CIK_OK;
+    if (joints == 2) {
+        c->effector = leg->shin;
+        c->offset[2] = vec3(0, 0, 0);
+        memset(&c->limit[2], 0, sizeof c->limit[2]);
+    }
 }
 
 static cik_status check_leg(const cik_foot_leg *leg)
@@ -168,8 +179,9 @@ static cik_status check_leg(const cik_foot_leg *leg)
 
 
 /* Writes foot f's leg constants (LEG_*): limits with their half-angle sines and
- * cosines (so that the frame needs no transcendental function per foot) and
- * the foot's points. */
+ * cosines (so that the frame needs no transcendental function per foot:
+ * the trial batch's, which holds the leg's three-joint chain) and the
+ * foot's points. */
 static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
 {
     float *const *k = cr->k;
@@ -182,12 +194,13 @@ static void leg_prepare(cik_foot_crowd *cr, int f, const cik_foot_leg *l)
     k[LEG_AH][f] = l->ankle_height;
     k[LEG_REACH][f] = vec3_length(l->thigh) + vec3_length(l->shin);
     /* the limits as the batch prepared them (install_legs set the leg's
-     * chain first): one preparation, one layout for the CCD and foot kernels */
+     * chain on the trial first): one preparation, one layout for the CCD
+     * and foot kernels */
     for (int j = 0; j < 3; ++j) {
         float *const *L = k + LEG_LIMIT + LIMIT_COUNT * j;
         static const int from[LIMIT_COUNT] = {CIK__LTYPE, CIK__AX, CIK__AY, CIK__AZ, CIK__SMIN,
                                               CIK__CMIN, CIK__SMAX, CIK__CMAX, CIK__SSWING, CIK__CSWING};
-        for (int m = 0; m < LIMIT_COUNT; ++m) L[m][f] = cik__joint_stream(cr->batch, j, from[m])[f];
+        for (int m = 0; m < LIMIT_COUNT; ++m) L[m][f] = cik__joint_stream(cr->trial, j, from[m])[0];
     }
     for (int p = 0; p < CIK_FOOT_POINTS; ++p) {
         k[LEG_PTX + p][f] = l->point[p].x;
@@ -236,18 +249,23 @@ static cik_status install_legs(cik_foot_crowd *cr, int character, const cik_foot
      * the result), so nothing is written until both pass */
     cik_chain c[2];
     for (int side = 0; side < 2; ++side) {
-        leg_chain(&legs[side], &c[side]);
+        leg_chain(&legs[side], 3, &c[side]);
         cik_status s = cik_batch_set_chain(cr->trial, 0, &c[side]);
         if (s != CIK_OK) return s;
     }
     for (int side = 0; side < 2; ++side) {
         /* the trial accepted it: the crowd's batch, with the same rules,
-         * does too */
-        cik_status s = cik_batch_set_chain(cr->batch, 2 * character + side, &c[side]);
+         * takes its hip and knee too */
+        cik_chain two;
+        leg_chain(&legs[side], 2, &two);
+        cik_status s = cik_batch_set_chain(cr->batch, 2 * character + side, &two);
         if (s != CIK_OK) return s;
     }
     for (int side = 0; side < 2; ++side) {
         int f = 2 * character + side;
+        /* the leg's prepared limits, ankle included, on the trial (which
+         * accepted this chain above) */
+        (void)cik_batch_set_chain(cr->trial, 0, &c[side]);
         cik_foot_leg l = legs[side];
         l.sole_normal = vec3_normalize(l.sole_normal);
         if (vec3_dot(l.point[0], l.point[0]) == 0.0f && vec3_dot(l.point[1], l.point[1]) == 0.0f &&
@@ -333,7 +351,7 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     cr->characters = character_count;
     cr->feet = 2 * character_count;
     const cik_allocator *ap = a.allocate ? &a : NULL;
-    cik_status s = cik_batch_create_with(cr->feet, 3, ap, &cr->batch);
+    cik_status s = cik_batch_create_with(cr->feet, 2, ap, &cr->batch);
     if (s == CIK_OK) s = cik_batch_create_with(1, 3, ap, &cr->trial);
     if (s != CIK_OK) {
         cik_foot_crowd_destroy(cr);
@@ -378,7 +396,7 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
         cr->f[FOOT_WEIGHT][f] = 1.0f;
         for (int p = 0; p < FOOT_PROBES; ++p) cr->f[FOOT_CNY + p][f] = 1.0f;
         cr->f[FOOT_CY + FOOT_AHEAD][f] = -FLT_MAX; /* no ground ahead known */
-        cr->f[FOOT_FQW][f] = cr->f[FOOT_AFW][f] = cr->f[FOOT_DFW][f] = 1.0f;
+        cr->f[FOOT_FQW][f] = cr->f[FOOT_AFW][f] = cr->f[FOOT_DFW][f] = cr->f[FOOT_SAW][f] = 1.0f;
     }
     forget(cr);
     *out = cr;
@@ -452,10 +470,10 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
         o->pose_y[j] = cr->f[FOOT_POSE + 3 + j];
         o->pose_z[j] = cr->f[FOOT_POSE + 6 + j];
         o->pose_w[j] = cr->f[FOOT_POSE + 9 + j];
-        o->solved_x[j] = cr->bs.rotation_x[j];
-        o->solved_y[j] = cr->bs.rotation_y[j];
-        o->solved_z[j] = cr->bs.rotation_z[j];
-        o->solved_w[j] = cr->bs.rotation_w[j];
+        o->solved_x[j] = j < 2 ? cr->bs.rotation_x[j] : cr->f[FOOT_SAX];
+        o->solved_y[j] = j < 2 ? cr->bs.rotation_y[j] : cr->f[FOOT_SAY];
+        o->solved_z[j] = j < 2 ? cr->bs.rotation_z[j] : cr->f[FOOT_SAZ];
+        o->solved_w[j] = j < 2 ? cr->bs.rotation_w[j] : cr->f[FOOT_SAW];
     }
     o->weight = cr->f[FOOT_WEIGHT];
     o->planted = cr->f[FOOT_PLANTED];
@@ -813,13 +831,14 @@ static const int settle_foot_streams[] = {
     FOOT_DFX, FOOT_DFY, FOOT_DFZ, FOOT_DFW, FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
     FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1, FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1,
     FOOT_PTZ + 2, FOOT_CY, FOOT_CY + 1, FOOT_CY + 2, FOOT_WEIGHT, FOOT_TX, FOOT_TY, FOOT_TZ, FOOT_HOLD, FOOT_PIVOT,
-    FOOT_SLIP, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, FOOT_KDC, FOOT_KDS, FOOT_LOCKED};
+    FOOT_SLIP, FOOT_POSE + 1, FOOT_POSE + 4, FOOT_POSE + 7, FOOT_POSE + 10, FOOT_KDC, FOOT_KDS, FOOT_LOCKED,
+    FOOT_SAX, FOOT_SAY, FOOT_SAZ, FOOT_SAW};
 #define SETTLE_FOOT_STREAMS ((int)(sizeof settle_foot_streams / sizeof settle_foot_streams[0]))
 /* what align writes (the rest is read) */
 static const int settle_foot_out[] = {FOOT_AX, FOOT_AY, FOOT_AZ, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW,
                                       FOOT_PTX, FOOT_PTX + 1, FOOT_PTX + 2, FOOT_PTY, FOOT_PTY + 1,
                                       FOOT_PTY + 2, FOOT_PTZ, FOOT_PTZ + 1, FOOT_PTZ + 2, FOOT_SLIP,
-                                      FOOT_KDC, FOOT_KDS, FOOT_LOCKED};
+                                      FOOT_KDC, FOOT_KDS, FOOT_LOCKED, FOOT_SAX, FOOT_SAY, FOOT_SAZ, FOOT_SAW};
 #define SETTLE_FOOT_OUT ((int)(sizeof settle_foot_out / sizeof settle_foot_out[0]))
 static const int settle_consts[] = {
     LEG_HIPX, LEG_HIPY, LEG_HIPZ, LEG_THX, LEG_THY, LEG_THZ, LEG_SHX, LEG_SHY, LEG_SHZ,
@@ -831,12 +850,12 @@ static const int settle_consts[] = {
     LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_SSWING, LEG_LIMIT + 2 * LIMIT_COUNT + LIMIT_CSWING};
 #define SETTLE_CONSTS ((int)(sizeof settle_consts / sizeof settle_consts[0]))
 /* batch streams: root rotation (4) and position (3), rotations of joints
- * 0, 1 and 2 (12), target (3) */
-#define SETTLE_BATCH 22
+ * 0 and 1 (8), target (3) */
+#define SETTLE_BATCH 18
 
 /* Where a cik_streams keeps the batch streams the gathered job reads
- * (root rotation and position, the rotations of joints 0, 1 and 2, the
- * target's height), in the order of settle_run's rows. */
+ * (root rotation and position, the rotations of hip and knee, the
+ * target), in the order of settle_run's rows. */
 static void settle_batch_streams(cik_streams *s, float **p[SETTLE_BATCH])
 {
     float **q[SETTLE_BATCH] = {&s->root_rotation_x, &s->root_rotation_y, &s->root_rotation_z,
@@ -844,13 +863,11 @@ static void settle_batch_streams(cik_streams *s, float **p[SETTLE_BATCH])
                                &s->root_position_z, &s->rotation_x[0], &s->rotation_y[0],
                                &s->rotation_z[0], &s->rotation_w[0], &s->rotation_x[1],
                                &s->rotation_y[1], &s->rotation_z[1], &s->rotation_w[1],
-                               &s->rotation_x[2], &s->rotation_y[2], &s->rotation_z[2],
-                               &s->rotation_w[2], &s->target_x, &s->target_y, &s->target_z};
+                               &s->target_x, &s->target_y, &s->target_z};
     memcpy(p, q, sizeof q);
 }
-/* rows of the ankle's rotation (align writes them) and of the target */
-#define SETTLE_ANKLE 15
-#define SETTLE_TARGET 19
+/* the rows of the target */
+#define SETTLE_TARGET 15
 
 /* Aligns the feet foot[0 .. n) (their legs just solved) on a gathered
  * job and scatters the results back; with `again` (else NULL), also the
@@ -903,9 +920,7 @@ static __attribute__((noinline)) void settle_align(const frame_plan *fp, const c
     g.s0 = 0;
     g.s[SCRATCH_NEED] = need;
     k->align(&g, 0, padded);
-    /* back: the ankle's rotation and the solved foot */
-    for (int s = SETTLE_ANKLE; s < SETTLE_ANKLE + 4; ++s)
-        for (int i = 0; i < n; ++i) (*src_b[s])[foot[i]] = bsd[s][i];
+    /* back: the solved ankle and foot */
     for (int o = 0; o < SETTLE_FOOT_OUT; ++o) {
         const int id = settle_foot_out[o];
         for (int i = 0; i < n; ++i) cr->f[id][foot[i]] = gf[id][i];
@@ -1349,6 +1364,9 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     /* the frame solves a block's legs right after place wrote them: they
      * are in the cache, whatever the batch's size */
     fp->solve.job.prefetch = 0;
+    /* the legs are hip-knee chains (leg_chain): damped least-squares steps
+     * as they had with the ankle in the chain */
+    fp->solve.job.dls_min_joints = 2;
     s = cik__foot_check_dt(opt, dt);
     if (s != CIK_OK) return s;
     if (stages & DO_GROUND) {
@@ -1371,7 +1389,8 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
 
 /* One public stage call (or the frame): checked, then run over the whole
  * crowd on the options' threads; a place makes the carried state mean
- * something (primed). The solve stage is cik_solve on the crowd's batch,
+ * something (primed). The solve stage is cik_solve's split of the frame's
+ * solve plan (its legs' damped steps: prepare) over the crowd's batch,
  * its off legs off. */
 static cik_status run_call(cik_foot_crowd *cr, const cik_foot_options *opt, float dt, int stages,
                            const cik_heightfield *hf)
@@ -1382,7 +1401,8 @@ static cik_status run_call(cik_foot_crowd *cr, const cik_foot_options *opt, floa
     if (s != CIK_OK) return s;
     if (stages == DO_SOLVE) {
         follow_enable(&fp, 0, cr->characters);
-        return cik_solve(cr->batch, &so);
+        cik__solve_run(cr->batch, &fp.solve);
+        return CIK_OK;
     }
     /* the frame: every stage, one block of characters after the other, in
      * one parallel region, so that each block's streams stay in the cache

@@ -112,6 +112,9 @@ enum {
      * point coming down reaches the floor at this frame's speed (1e30:
      * none coming down; the pre-tilt) */
     FOOT_LAND,
+    /* out of align: the solved ankle's local rotation (public solved_*[2];
+     * the batch's chains are hip and knee, the ankle their effector) */
+    FOOT_SAX, FOOT_SAY, FOOT_SAZ, FOOT_SAW,
     FOOT_COUNT
 };
 

@@ -1588,7 +1588,9 @@ static void k_place_b(const cik__foot_job *job, int begin, int end)
         pstore(job, bs->target_x, i, t.x);
         pstore(job, bs->target_y, i, t.y);
         pstore(job, bs->target_z, i, t.z);
-        for (int j = 0; j < 3; ++j) {
+        /* the start pose of hip and knee (the batch's chains: the ankle,
+         * their effector, is turned by align) */
+        for (int j = 0; j < 2; ++j) {
             vq q = q_ld(cF, FOOT_POSE + j, FOOT_POSE + 3 + j, FOOT_POSE + 6 + j, FOOT_POSE + 9 + j, i);
             vq c = apply_limit(K, LEG_LIMIT + LIMIT_COUNT * j, i, q);
             /* the clamp's turn: |dot| is cos of half of it */
@@ -1655,10 +1657,7 @@ static void k_align(const cik__foot_job *job, int begin, int end)
             pstore(job, F[FOOT_KDC], i, cd);
             pstore(job, F[FOOT_KDS], i, sd);
         }
-        pstore(job, bs->rotation_x[2], i, q2.x);
-        pstore(job, bs->rotation_y[2], i, q2.y);
-        pstore(job, bs->rotation_z[2], i, q2.z);
-        pstore(job, bs->rotation_w[2], i, q2.w);
+        q_st(job, F, FOOT_SAX, FOOT_SAY, FOOT_SAZ, FOOT_SAW, i, q2);
         vq w2 = q_norm(q_mul(w1, q2));
         v3_st(job, F, FOOT_AX, i, a);
         q_st(job, F, FOOT_FQX, FOOT_FQY, FOOT_FQZ, FOOT_FQW, i, w2);

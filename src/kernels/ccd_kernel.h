@@ -416,14 +416,18 @@ CIK_INLINE void limb_step(group *g, vm m, vm unreachable, const cik__kernel_job 
         vf mid_goal = v_fma(part, v_sub(goal, now), now);
         rotate_joint(g, j, circle_rotation(g, P0, g->P[j], h, mid_goal, 1, s1, c1, j), m);
     }
-    if (J > 2) {
-        rotate_joint(g, J - 1, circle_rotation(g, P0, g->P[J - 1], h, goal, 0, s1, c1, J - 1), m);
+    {
+        if (J > 2) rotate_joint(g, J - 1, circle_rotation(g, P0, g->P[J - 1], h, goal, 0, s1, c1, J - 1), m);
         /* the middle joints close what the end joint's limit left, the
          * nearest to the end first, on the lanes where that is more than a
-         * tenth of the threshold */
+         * tenth of the threshold; on two joints the hinge closes what its
+         * own rotation left (its closed form in float), within reach and
+         * off the root (a target on the root is met by the fold) */
         vm fix = m;
         if (J == 3) fix = w_andnot(fix, w_and(unreachable, v_le(v3_dot(g->eff, g->eff), v_set1(0.0f))));
-        for (int j = J - 2; j >= 1; --j) {
+        if (J == 2)
+            fix = w_andnot(fix, w_or(unreachable, v_le(goal, v_set1(0.04f * job->threshold * job->threshold))));
+        for (int j = J > 2 ? J - 2 : 1; j >= 1; --j) {
             v3 e1 = v3_sub(g->E, P0);
             vf res = v_sub(v3_dot(e1, e1), goal);
             vf tol = v_set1(0.04f * job->threshold * job->threshold);
@@ -628,11 +632,10 @@ CIK_INLINE void solve_group(const cik__kernel_job *job, const cik_batch *b, int 
     }
 
     const vf threshold = v_set1(job->threshold);
-    /* damped least-squares steps, on chains of 3 joints or more (on one
-     * or two joints a step has little to spread and its nearly singular
-     * solve adds rounding noise that backends do not share, as in the
-     * reference), lambda^2 = (damping * reach)^2 */
-    const int dls = job->dls_damping > 0.0f && J >= 3;
+    /* damped least-squares steps, on chains of job->dls_min_joints joints
+     * or more (3, or the foot crowd's 2; as in the reference), lambda^2 =
+     * (damping * reach)^2 */
+    const int dls = job->dls_damping > 0.0f && J >= job->dls_min_joints;
     const vf lambda2 = v_mul(v_mul(v_set1(job->dls_damping), reach), v_mul(v_set1(job->dls_damping), reach));
     /* passes per lane: `count` (int32) before the current chunk plus
      * `chunk` (float, exact below K_PASS_CHUNK) in it; the same for every
