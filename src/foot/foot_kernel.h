@@ -686,6 +686,8 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf gu = v_sub(one, fu), gv = v_sub(one, fv);
         vf w00 = v_mul(gu, gv), w10 = v_mul(fu, gv), w01 = v_mul(gu, fv), w11 = v_mul(fu, fv);
         vf height = v_fma(w00, h[GATHER_P0], v_fma(w10, h[GATHER_P1], v_fma(w01, h[GATHER_Q0], v_mul(w11, h[GATHER_Q1]))));
+        pstore(job, F[FOOT_CY + pt], i, height);
+        if (pt == FOOT_AHEAD) continue; /* the look-ahead point's height alone is read */
         vf gx00 = slope(v_mul(v_sub(h[GATHER_P1], h[GATHER_PM1]), ix2)), gz00 = slope(v_mul(v_sub(h[GATHER_Q0], h[GATHER_PUP0]), iz2));
         vf gx10 = slope(v_mul(v_sub(h[GATHER_P2], h[GATHER_P0]), ix2)), gz10 = slope(v_mul(v_sub(h[GATHER_Q1], h[GATHER_PUP1]), iz2));
         vf gx01 = slope(v_mul(v_sub(h[GATHER_Q1], h[GATHER_QM1]), ix2)), gz01 = slope(v_mul(v_sub(h[GATHER_QDN0], h[GATHER_P0]), iz2));
@@ -699,7 +701,6 @@ static void k_ground(const cik__foot_job *job, int begin, int end)
         vf nz = v_neg(v_fma(a, gz00, v_fma(b, gz10, v_fma(c, gz01, v_mul(d, gz11)))));
         vf n2 = v_fma(nx, nx, v_fma(ny, ny, v_mul(nz, nz)));
         vf k = v_sel(v_gt(n2, z), v_rsqrt(v_max(n2, v_set1(K_TINY))), one);
-        pstore(job, F[FOOT_CY + pt], i, height);
         pstore(job, F[FOOT_CNX + pt], i, v_mul(nx, k));
         pstore(job, F[FOOT_CNY + pt], i, v_mul(ny, k));
         pstore(job, F[FOOT_CNZ + pt], i, v_mul(nz, k));
