@@ -1233,15 +1233,17 @@ static void follow_enable(const frame_plan *fp, int b, int e)
 
 /* Asks for the streams of characters [b, e) (their own, their feet's,
  * their legs' in the batch), before the block that holds them runs. A
- * large crowd is not in the cache when a block starts (about 180 streams
- * of 256 feet, 190 KB a block), and the hardware's prefetchers follow far
+ * large crowd is not in the cache when a block starts (about 175 streams
+ * of 256 feet, 180 KB a block), and the hardware's prefetchers follow far
  * fewer streams than the stages read side by side: asked for while the
  * block before runs, they are mostly there when their block starts (the
- * foot frame of 10,000 characters about 18 percent faster on one thread,
- * 12 on two: docs/foot.md, Since 0.32.0). Prefetches change no value. The
+ * foot frame of 10,000 characters 18 percent faster on one thread and 12
+ * on two in one set of rounds on a shared VM, nothing measurable in
+ * another: docs/foot.md, Speed, 0.33.0). Prefetches change no value. The
  * heights under the block's feet, asked for the same way from where its
  * probes were in the last frame, gained nothing measurable: the ground
- * stage asks for its rows a few vectors ahead itself (GROUND_AHEAD). */
+ * stage asks for its rows a few vectors ahead itself (GROUND_AHEAD); nor
+ * did the block after the next, or a share before each stage. */
 static void prefetch_block(const cik_foot_crowd *cr, int b, int e)
 {
     for (int k = 0; k < FOOT_COUNT; ++k) cik__prefetch_lines(cr->f[k], 2 * (size_t)b, 2 * (size_t)e);
