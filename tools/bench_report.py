@@ -121,6 +121,8 @@ class FootRun:
         self.characters = int(fields.get("characters", 0))
         self.threads = int(fields.get("threads", 1))
         self.lod = int(fields.get("lod", 0))
+        # foot/frame_spawn: the frame with one character's legs set before it
+        self.spawn = len(parts) > 1 and parts[1] == "frame_spawn"
         self.ms = float(bench.get("frame_ms", 0.0))
         self.ns_per_char = float(bench.get("ns_per_char", 0.0))
         self.chars_per_s = float(bench.get("chars_per_s", 0.0))
@@ -128,7 +130,11 @@ class FootRun:
         self.solve_share = float(bench.get("solve_share", 0.0))
 
     def key(self):
-        return (self.characters, self.threads, self.lod)
+        return (self.characters, self.threads, self.lod, self.spawn)
+
+    def label(self):
+        on = LOD_LABELS.get(self.lod, "lod %d" % self.lod)
+        return on + ", one spawned a frame" if self.spawn else on
 
 
 def foot_markdown(foot, context):
@@ -138,10 +144,10 @@ def foot_markdown(foot, context):
            "| characters | on | threads | frame ms | ns/character | characters/s | probe | ground | place | solve | "
            "align | solve share |",
            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for key in sorted(foot, key=lambda k: (k[0], k[2], k[1] == 0, k[1])):
+    for key in sorted(foot, key=lambda k: (k[0], k[2], k[3], k[1] == 0, k[1])):
         f = foot[key]
         out.append("| %d | %s | %s | %.3f | %.0f | %.3g M | %s | %.1f %% |" % (
-            f.characters, LOD_LABELS.get(f.lod, "lod %d" % f.lod), threads_label(f.threads, context), f.ms,
+            f.characters, f.label(), threads_label(f.threads, context), f.ms,
             f.ns_per_char, f.chars_per_s / 1e6,
             " | ".join("%.3f" % f.stages[s] for s in FootRun.STAGES), 100.0 * f.solve_share))
     out.append("")
@@ -152,7 +158,9 @@ CREATURES = {0: "biped", 1: "quadruped", 2: "hexapod"}
 
 
 class HerdRun:
-    """One herd frame result (herd/frame/creature:K/characters:N/threads:T)."""
+    """One herd frame result (herd/frame/creature:K/characters:N/threads:T, or
+    herd/frame_lod/creature:K/characters:N/threads:T/lod:P with a tenth of
+    the characters on)."""
 
     def __init__(self, bench):
         parts = (bench.get("run_name") or bench["name"]).split("/")
@@ -160,6 +168,7 @@ class HerdRun:
         self.creature = int(fields.get("creature", 0))
         self.characters = int(fields.get("characters", 0))
         self.threads = int(fields.get("threads", 1))
+        self.lod = int(fields.get("lod", 0))
         self.ms = float(bench.get("frame_ms", 0.0))
         self.cpu_ms = float(bench["cpu_frame_ms"]) if "cpu_frame_ms" in bench else None
         self.ns_per_leg = float(bench.get("ns_per_leg", 0.0))
@@ -167,19 +176,20 @@ class HerdRun:
         self.converged = float(bench.get("converged", 0.0))
 
     def key(self):
-        return (self.creature, self.characters, self.threads)
+        return (self.creature, self.characters, self.threads, self.lod)
 
 
 def herd_markdown(herd, context):
     out = ["## Herd frame", "",
            "`cik_herd_frame` on a walking herd over rolling ground (bench/bench_herd.c): ms per frame (wall "
            "clock, the fastest run; thread CPU time with one thread).", "",
-           "| creature | characters | threads | frame ms | thread CPU ms | ns/leg | mean passes | converged |",
-           "|---|---:|---|---:|---:|---:|---:|---:|"]
-    for key in sorted(herd, key=lambda k: (k[0], k[1], k[2] == 0, k[2])):
+           "| creature | characters | on | threads | frame ms | thread CPU ms | ns/leg | mean passes | converged |",
+           "|---|---:|---|---|---:|---:|---:|---:|---:|"]
+    for key in sorted(herd, key=lambda k: (k[0], k[1], k[3], k[2] == 0, k[2])):
         h = herd[key]
-        out.append("| %s | %d | %s | %.3f | %s | %.0f | %.2f | %.1f %% |" % (
-            CREATURES.get(h.creature, str(h.creature)), h.characters, threads_label(h.threads, context), h.ms,
+        out.append("| %s | %d | %s | %s | %.3f | %s | %.0f | %.2f | %.1f %% |" % (
+            CREATURES.get(h.creature, str(h.creature)), h.characters, LOD_LABELS.get(h.lod, "lod %d" % h.lod),
+            threads_label(h.threads, context), h.ms,
             "%.3f" % h.cpu_ms if h.cpu_ms is not None else "", h.ns_per_leg, h.passes, 100.0 * h.converged))
     out.append("")
     return "\n".join(out) + "\n"
