@@ -338,11 +338,12 @@ static void limb_step(cik_chain *c, pose *p, int unreachable, const cik__kernel_
          * distance is zero); on two joints the hinge closes what its own
          * rotation left (its closed form in float), within reach and off
          * the root (a target on the root is met by the fold) */
-        const int end_moves = J == 2 ? !unreachable && goal > 0.04f * o->threshold * o->threshold
+        const float tol = 0.04f * o->threshold * o->threshold;
+        const int end_moves = J == 2 ? !unreachable && goal > tol
                                      : J > 3 || !unreachable || dot(c->effector, c->effector) > 0.0f;
         for (int j = J > 2 ? J - 2 : 1; j >= 1 && end_moves; --j) {
             vec3 e1 = sub(p->E, P0);
-            float res = dot(e1, e1) - goal, tol = 0.04f * o->threshold * o->threshold;
+            float res = dot(e1, e1) - goal;
             if (!(res * res > tol * goal)) break;
             float hinge = hinge_angle(c->rotation[j], c->limit[j].axis);
             float phi = circle_angle(P0, p->P[j], h, p->E, goal, &c->limit[j], hinge);

@@ -49,8 +49,8 @@ enum {
     FOOT_PLANTED, FOOT_LOCKED, FOOT_PIVOT,
     FOOT_AAX, FOOT_AAY, FOOT_AAZ,
     /* the probes and the ground under them: four in a row, heel, ball,
-     * toe and the look-ahead point (FOOT_AHEAD; the ground stage writes its height alone,
-     * its normal streams are never read) */
+     * toe and the look-ahead point (FOOT_AHEAD; the ground stage writes
+     * its height alone, its normal streams are never read) */
     FOOT_PROBEX, FOOT_PROBEZ = FOOT_PROBEX + FOOT_PROBES,
     FOOT_CY = FOOT_PROBEZ + FOOT_PROBES, FOOT_CNX = FOOT_CY + FOOT_PROBES, FOOT_CNY = FOOT_CNX + FOOT_PROBES,
     FOOT_CNZ = FOOT_CNY + FOOT_PROBES,

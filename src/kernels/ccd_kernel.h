@@ -423,14 +423,13 @@ CIK_INLINE void limb_step(group *g, vm m, vm unreachable, const cik__kernel_job 
          * tenth of the threshold; on two joints the hinge closes what its
          * own rotation left (its closed form in float), within reach and
          * off the root (a target on the root is met by the fold) */
+        const vf tol = v_set1(0.04f * job->threshold * job->threshold);
         vm fix = m;
         if (J == 3) fix = w_andnot(fix, w_and(unreachable, v_le(v3_dot(g->eff, g->eff), v_set1(0.0f))));
-        if (J == 2)
-            fix = w_andnot(fix, w_or(unreachable, v_le(goal, v_set1(0.04f * job->threshold * job->threshold))));
+        if (J == 2) fix = w_andnot(fix, w_or(unreachable, v_le(goal, tol)));
         for (int j = J > 2 ? J - 2 : 1; j >= 1; --j) {
             v3 e1 = v3_sub(g->E, P0);
             vf res = v_sub(v3_dot(e1, e1), goal);
-            vf tol = v_set1(0.04f * job->threshold * job->threshold);
             fix = w_and(fix, v_gt(v_mul(res, res), v_mul(tol, goal)));
             if (!w_any(fix)) break;
             v3 axis = {jload(g, j, CIK__AX), jload(g, j, CIK__AY), jload(g, j, CIK__AZ)};
