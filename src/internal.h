@@ -154,6 +154,20 @@ typedef struct cik__kernel_job {
     int prefetch;
 } cik__kernel_job;
 
+/* A batch whose streams take more than this many bytes is read from
+ * memory rather than from the caches: its solve asks for each next group's
+ * cache lines ahead (group_prefetch in src/kernels/ccd_kernel.h). Measured
+ * on 3-joint legs, one thread, on a Zen 5 VM whose L3 streams at half
+ * speed past 16 MB (docs/roofline.md): 65,536 legs (21 MB) 25 to 35
+ * percent faster on AVX2 and AVX-512, 20 on SSE4.1; 4,096 and 16,384 legs
+ * (1.3 and 5.3 MB), still in the caches, 5 percent slower (SSE4.1 19), so
+ * they do not prefetch. The foot crowd's and the herd's frames ask for
+ * their next block's streams past the same size (prefetch_block in
+ * src/foot/crowd.c, herd_prefetch in src/foot/herd.c). */
+#ifndef CIK_PREFETCH_MIN_BYTES
+#define CIK_PREFETCH_MIN_BYTES (8u << 20)
+#endif
+
 /* The reference solver: chains [begin, end) one at a time, SPEC step by step. */
 void cik__solve_reference(cik_batch *b, const cik__kernel_job *job, int begin, int end);
 

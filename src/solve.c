@@ -85,17 +85,6 @@ static cik_status check_options(const cik_options *o)
     return CIK_OK;
 }
 
-/* A batch whose streams take more than this many bytes is read from
- * memory rather than from the caches: its solve asks for each next group's
- * cache lines ahead (group_prefetch in src/kernels/ccd_kernel.h). Measured
- * on 3-joint legs, one thread, on a Zen 5 VM whose L3 streams at half
- * speed past 16 MB (docs/roofline.md): 65,536 legs (21 MB) 25 to 35
- * percent faster on AVX2 and AVX-512, 20 on SSE4.1; 4,096 and 16,384 legs
- * (1.3 and 5.3 MB), still in the caches, 5 percent slower (SSE4.1 19), so
- * they do not prefetch. */
-#ifndef CIK_PREFETCH_MIN_BYTES
-#define CIK_PREFETCH_MIN_BYTES (8u << 20)
-#endif
 
 static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
 {

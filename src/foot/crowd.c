@@ -787,6 +787,7 @@ typedef struct frame_plan {
     int stages;
     int threads; /* options.solver.threads (run_stages only) */
     int has_hf, has_pa;
+    int prefetch; /* 1: the crowd's state is past CIK_PREFETCH_MIN_BYTES (prefetch_block) */
     cik_foot_crowd *cr;
     const cik__foot_kernel *k;
     cik_heightfield hf; /* a copy of the view, not of the heights */
@@ -1232,22 +1233,26 @@ static void follow_enable(const frame_plan *fp, int b, int e)
 }
 
 /* Asks for the streams of characters [b, e) (their own, their feet's,
- * their legs' in the batch), before the block that holds them runs. A
- * large crowd is not in the cache when a block starts (about 175 streams
- * of 256 feet, 180 KB a block), and the hardware's prefetchers follow far
- * fewer streams than the stages read side by side: asked for while the
- * block before runs, they are mostly there when their block starts (the
- * foot frame of 10,000 characters 18 percent faster on one thread and 12
- * on two in one set of rounds on a shared VM, nothing measurable in
- * another: docs/foot.md, Speed, 0.33.0). Prefetches change no value. The
- * heights under the block's feet, asked for the same way from where its
- * probes were in the last frame, gained nothing measurable: the ground
- * stage asks for its rows a few vectors ahead itself (GROUND_AHEAD); nor
- * did the block after the next, or a share before each stage. */
-static void prefetch_block(const cik_foot_crowd *cr, int b, int e)
+ * the leg constants read from streams, their legs' in the batch), before
+ * the block that holds them runs. A large crowd is not in the cache when a
+ * block starts (about 200 streams of 256 feet, 200 KB a block), and the
+ * hardware's prefetchers follow far fewer streams than the stages read side
+ * by side: asked for while the block before runs, they are mostly there
+ * when their block starts. The benchmark's 10,000 characters (16 MB):
+ * 0.58 -> 0.40 us a character on one thread, 0.265 -> 0.20 on two; 1,000
+ * characters (1.6 MB, in the caches) 4 percent slower, so only a crowd
+ * past CIK_PREFETCH_MIN_BYTES asks (docs/foot.md, Speed, 0.34.0).
+ * Prefetches change no value. Not kept: the heights under the next
+ * block's feet, asked for from where its probes were in the last frame
+ * (the ground stage asks for its rows a few vectors ahead itself,
+ * GROUND_AHEAD); the block after the next; a quarter of the next block
+ * before each stage; loads of every line of the block before it runs. */
+CIK__PREFETCH_INLINE void prefetch_block(const cik_foot_crowd *cr, int b, int e)
 {
     for (int k = 0; k < FOOT_COUNT; ++k) cik__prefetch_lines(cr->f[k], 2 * (size_t)b, 2 * (size_t)e);
     for (int k = 0; k < CHAR_COUNT; ++k) cik__prefetch_lines(cr->c[k], (size_t)b, (size_t)e);
+    for (int k = 0; k < LEG_COUNT; ++k)
+        if (cr->kc.mask[k] != 1) cik__prefetch_lines(cr->kc.p[k], 2 * (size_t)b, 2 * (size_t)e);
     cik__prefetch_chains(cr->batch, 2 * (size_t)b, 2 * (size_t)e);
 }
 
@@ -1293,7 +1298,8 @@ static void run_part(const frame_plan *fp, int c0, int c1)
         job.s0 = 2 * b;
         /* the next block (after the range's last, the crowd's next: the
          * thread's next, mostly, cik__parallel_ranges) */
-        if (e < cr->characters) prefetch_block(cr, e, cr->characters - e < BLOCK ? cr->characters : e + BLOCK);
+        if (fp->prefetch && e < cr->characters)
+            prefetch_block(cr, e, cr->characters - e < BLOCK ? cr->characters : e + BLOCK);
         follow_enable(fp, b, e);
         if (memchr(cr->en + b, 0, (size_t)(e - b)))
             run_lod(fp, &job, scratch, b, e, &sp);
@@ -1369,6 +1375,7 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     /* the legs are hip-knee chains (leg_chain): damped least-squares steps
      * as they had with the ankle in the chain */
     fp->solve.job.dls_min_joints = 2;
+    fp->prefetch = cr->block_bytes + cik__batch_bytes(cr->batch) > CIK_PREFETCH_MIN_BYTES;
     s = cik__foot_check_dt(opt, dt);
     if (s != CIK_OK) return s;
     if (stages & DO_GROUND) {

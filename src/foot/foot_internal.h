@@ -339,19 +339,32 @@ cik_status cik__foot_check_dt(const cik_foot_options *o, float dt);
 void *cik__foot_allocate(const cik_allocator *a, size_t size, size_t alignment);
 void cik__foot_release(const cik_allocator *a, void *p, size_t size);
 
+/* Always inlined where they are used, as every function that prefetches:
+ * GCC finds a function whose only effects are prefetches pure and drops
+ * the calls to it (GCC 12 at -O1 and above: before 0.34.0 the foot frame's
+ * and the herd's prefetches of the next block were never executed). */
+#define CIK__PREFETCH_INLINE static inline __attribute__((always_inline))
+
 /* Asks for the cache lines of stream s's elements [i0, i1), to be written
  * (prefetches change no value): a block's streams before the block runs
  * (the crowd's prefetch_block, the herd's herd_prefetch). */
-static inline void cik__prefetch_lines(const float *s, size_t i0, size_t i1)
+CIK__PREFETCH_INLINE void cik__prefetch_lines(const float *s, size_t i0, size_t i1)
 {
     for (size_t i = i0 & ~(size_t)15; i < i1; i += 16) __builtin_prefetch(s + i, 1, 2);
 }
 
 /* The same for chains [i0, i1) of every stream of a batch. */
-static inline void cik__prefetch_chains(const cik_batch *b, size_t i0, size_t i1)
+CIK__PREFETCH_INLINE void cik__prefetch_chains(const cik_batch *b, size_t i0, size_t i1)
 {
     const int n = CIK__CHAIN_STREAMS + b->joint_count * CIK__JS + CIK__RESULT_STREAMS;
     for (int k = 0; k < n; ++k) cik__prefetch_lines(cik__chain_stream(b, k), i0, i1);
+}
+
+/* The bytes of a batch's streams. */
+static inline size_t cik__batch_bytes(const cik_batch *b)
+{
+    return (size_t)b->stride * sizeof(float) *
+           (CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS + CIK__RESULT_STREAMS);
 }
 
 /* The spring's constants for a time constant `time` and a frame dt; a time

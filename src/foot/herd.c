@@ -930,6 +930,7 @@ typedef struct herd_plan {
     unsigned magic;
     herd_args a;
     cik__solve_plan solve[JOINT_KINDS - 2]; /* per joint count 2 .. 4 */
+    int prefetch; /* 1: the herd's state is past CIK_PREFETCH_MIN_BYTES (herd_prefetch) */
 } herd_plan;
 
 #define HERD_PLAN_MAGIC 0x63696b48u
@@ -963,6 +964,10 @@ static cik_status plan_prepare(cik_herd *h, const cik_heightfield *hf, const cik
     if (s != CIK_OK) return s;
     p->a.hf = *hf;
     p->a.has_hf = 1;
+    size_t bytes = h->block_bytes;
+    for (int n = 2; n < JOINT_KINDS; ++n)
+        if (h->batch[n]) bytes += cik__batch_bytes(h->batch[n]);
+    p->prefetch = bytes > CIK_PREFETCH_MIN_BYTES;
     p->magic = HERD_PLAN_MAGIC;
     *threads = so.threads;
     return CIK_OK;
@@ -973,7 +978,7 @@ static cik_status plan_prepare(cik_herd *h, const cik_heightfield *hf, const cik
  * large herd is not in the cache when a chunk starts, and the stages read
  * far more streams side by side than the hardware's prefetchers follow
  * (the crowd's prefetch_block). Prefetches change no value. */
-static void herd_prefetch(const cik_herd *h, int b, int e)
+CIK__PREFETCH_INLINE void herd_prefetch(const cik_herd *h, int b, int e)
 {
     const size_t legs = (size_t)h->legs;
     for (int k = 0; k < HF_COUNT; ++k) cik__prefetch_lines(h->f[k], (size_t)b * legs, (size_t)e * legs);
@@ -990,7 +995,8 @@ static void plan_range(const herd_plan *p, int begin, int end)
     cik_herd *h = p->a.h;
     for (int b = begin; b < end; b += HERD_CHUNK) {
         const int e = end - b < HERD_CHUNK ? end : b + HERD_CHUNK;
-        if (e < h->characters) herd_prefetch(h, e, h->characters - e < HERD_CHUNK ? h->characters : e + HERD_CHUNK);
+        if (p->prefetch && e < h->characters)
+            herd_prefetch(h, e, h->characters - e < HERD_CHUNK ? h->characters : e + HERD_CHUNK);
         herd_args la;
         if (!lod_chunk(&p->a, b, e, 1, &la)) continue;
         probe_part(&la, b, e);
