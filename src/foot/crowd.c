@@ -1249,7 +1249,9 @@ static void follow_enable(const frame_plan *fp, int b, int e)
  * before each stage; loads of every line of the block before it runs. */
 CIK__PREFETCH_INLINE void prefetch_block(const cik_foot_crowd *cr, int b, int e)
 {
-    for (int k = 0; k < FOOT_COUNT; ++k) cik__prefetch_lines(cr->f[k], 2 * (size_t)b, 2 * (size_t)e);
+    for (int k = 0; k < FOOT_COUNT; ++k)
+        if (k != FOOT_CNX + FOOT_AHEAD && k != FOOT_CNY + FOOT_AHEAD && k != FOOT_CNZ + FOOT_AHEAD) /* never used */
+            cik__prefetch_lines(cr->f[k], 2 * (size_t)b, 2 * (size_t)e);
     for (int k = 0; k < CHAR_COUNT; ++k) cik__prefetch_lines(cr->c[k], (size_t)b, (size_t)e);
     for (int k = 0; k < LEG_COUNT; ++k)
         if (cr->kc.mask[k] != 1) cik__prefetch_lines(cr->kc.p[k], 2 * (size_t)b, 2 * (size_t)e);
