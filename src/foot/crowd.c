@@ -1235,13 +1235,14 @@ static void follow_enable(const frame_plan *fp, int b, int e)
 /* Asks for the streams of characters [b, e) (their own, their feet's,
  * the leg constants read from streams, their legs' in the batch), before
  * the block that holds them runs. A large crowd is not in the cache when a
- * block starts (about 200 streams of 256 feet, 200 KB a block), and the
- * hardware's prefetchers follow far fewer streams than the stages read side
- * by side: asked for while the block before runs, they are mostly there
- * when their block starts. The benchmark's 10,000 characters (16 MB):
- * 0.58 -> 0.40 us a character on one thread, 0.265 -> 0.20 on two; 1,000
- * characters (1.6 MB, in the caches) 4 percent slower, so only a crowd
- * past CIK_PREFETCH_MIN_BYTES asks (docs/foot.md, Speed, 0.34.0).
+ * block starts (some 300 streams of 128 characters or 256 feet, 230 KB a
+ * block), and the hardware's prefetchers follow far fewer streams than the
+ * stages read side by side: asked for while the block before runs, they
+ * are mostly there when their block starts. The benchmark's 10,000
+ * characters (18.5 MB), 0.33.0 against 0.34.0 side by side: 5.58 -> 4.42
+ * ms on one thread, 2.56 -> 2.12 on two; 1,000 characters (1.9 MB, in the
+ * caches) about 4 percent slower with it, so only a crowd past
+ * CIK_PREFETCH_MIN_BYTES asks (docs/foot.md, Speed, 0.34.0).
  * Prefetches change no value. Not kept: the heights under the next
  * block's feet, asked for from where its probes were in the last frame
  * (the ground stage asks for its rows a few vectors ahead itself,
