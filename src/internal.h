@@ -108,6 +108,18 @@ static inline void *cik__result_stream(const cik_batch *b, int s)
            ((size_t)CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS + (size_t)s) * b->stride;
 }
 
+/* The batch's float streams (chain, joints, results; not the enable
+ * bytes), and the bytes they take. */
+static inline int cik__batch_streams(const cik_batch *b)
+{
+    return CIK__CHAIN_STREAMS + b->joint_count * CIK__JS + CIK__RESULT_STREAMS;
+}
+
+static inline size_t cik__batch_bytes(const cik_batch *b)
+{
+    return (size_t)b->stride * sizeof(float) * (size_t)cik__batch_streams(b);
+}
+
 /* The level-of-detail enable stream, one byte per lane (0: the solve
  * leaves the chain alone), after the result streams. Kernels never read it:
  * the solve's range loop does (solve.c). */

@@ -107,8 +107,7 @@ static cik__kernel_job make_job(const cik_batch *b, const cik_options *o)
     job.limb = o->ccd.limb;
     job.stop_unreachable = o->ccd.stop_unreachable;
     job.keep_best = o->ccd.keep_best;
-    job.prefetch = (size_t)b->stride * sizeof(float) * (CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS) >
-                   CIK_PREFETCH_MIN_BYTES;
+    job.prefetch = cik__batch_bytes(b) > CIK_PREFETCH_MIN_BYTES;
     return job;
 }
 
@@ -165,7 +164,7 @@ typedef struct lane_pool {
 static void pool_init(const cik__solve_plan *plan, lane_pool *pool)
 {
     const int g = plan->kernel->group_lanes;
-    const int streams = CIK__CHAIN_STREAMS + plan->job.batch->joint_count * CIK__JS + CIK__RESULT_STREAMS;
+    const int streams = cik__batch_streams(plan->job.batch);
     int cap = CIK__SCRATCH_FLOATS / streams / g * g;
     if (cap > CIK__POOL_MAX) cap = CIK__POOL_MAX / g * g;
     pool->count = 0;

@@ -356,15 +356,7 @@ CIK__PREFETCH_INLINE void cik__prefetch_lines(const float *s, size_t i0, size_t 
 /* The same for chains [i0, i1) of every stream of a batch. */
 CIK__PREFETCH_INLINE void cik__prefetch_chains(const cik_batch *b, size_t i0, size_t i1)
 {
-    const int n = CIK__CHAIN_STREAMS + b->joint_count * CIK__JS + CIK__RESULT_STREAMS;
-    for (int k = 0; k < n; ++k) cik__prefetch_lines(cik__chain_stream(b, k), i0, i1);
-}
-
-/* The bytes of a batch's streams. */
-static inline size_t cik__batch_bytes(const cik_batch *b)
-{
-    return (size_t)b->stride * sizeof(float) *
-           (CIK__CHAIN_STREAMS + (size_t)b->joint_count * CIK__JS + CIK__RESULT_STREAMS);
+    for (int k = 0; k < cik__batch_streams(b); ++k) cik__prefetch_lines(cik__chain_stream(b, k), i0, i1);
 }
 
 /* The spring's constants for a time constant `time` and a frame dt; a time
