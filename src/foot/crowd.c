@@ -359,7 +359,9 @@ cik_status cik_foot_crowd_create_with(int character_count, const cik_foot_leg le
     }
     cik_batch_streams(cr->batch, &cr->bs);
     size_t cstride = ((size_t)cr->characters + 15) & ~(size_t)15; /* 64-byte multiples */
-    size_t fstride = ((size_t)cr->feet + 15) & ~(size_t)15;
+    /* whole vectors of the widest kernel (16 lanes, two interleaved): the
+     * crowd's last feet run in one (tail_vector) */
+    size_t fstride = ((size_t)cr->feet + 31) & ~(size_t)31;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
     size_t floats = cstride * CHAR_COUNT + fstride * (FOOT_COUNT + LEG_COUNT) + (size_t)PATTERN * LEG_COUNT +
                     cstride / 2; /* the enable and seen bytes */
@@ -556,8 +558,8 @@ cik_status cik_foot_crowd_streams(cik_foot_crowd *cr, cik_foot_streams *o)
 /* Ranges (the threads' chunks, the caller's ranges) start and end at
  * multiples of this many characters, so that every block but the crowd's
  * last starts and ends on a whole number of vectors of every kernel (64
- * feet: 4 AVX-512 vectors): loads stay aligned, and no foot but the crowd's
- * last few runs through the one-lane tail kernel, whatever the split. */
+ * feet: 4 AVX-512 vectors): loads stay aligned, and only the crowd's last
+ * block runs a vector with lanes masked (tail_vector), whatever the split. */
 #define ALIGN_CHARS 32
 
 static int thread_count(int threads, int feet)
@@ -583,16 +585,9 @@ static const cik__foot_kernel *kernel_for(cik_backend backend)
     return isa ? isa->foot : NULL;
 }
 
-/* Runs a pass, `vec` of the chosen kernel (`lanes` wide), over feet
- * [f0, f1): whole vectors, then `one`, the scalar build, for the feet left
- * over (only at the crowd's end). */
-static void run_kernel(cik__foot_fn vec, cik__foot_fn one, int lanes, const cik__foot_job *job, int f0, int f1)
-{
-    int mid = f0 + (f1 - f0) / lanes * lanes;
-    if (mid > f0) vec(job, f0, mid);
-    if (f1 > mid) one(job, mid, f1);
-}
-#define RUN(k, name, job, f0, f1) run_kernel((k)->name, cik__foot_kernel_scalar.name, (k)->lanes, (job), (f0), (f1))
+/* Runs a pass of the chosen kernel over feet [f0, f1), whole vectors of
+ * it (run_block's tail_vector rounds the crowd's end up). */
+#define RUN(k, name, job, f0, f1) (k)->name((job), (f0), (f1))
 
 /* What the probe and place stages need from the options and the frame
  * time, worked out once per call: the options in the crowd's units, rates
@@ -1040,6 +1035,28 @@ static void gathered_scatter(cik_foot_crowd *cr, const cik__foot_job *job, const
     gathered_batch(cr, g, 1);
 }
 
+/* The crowd's last feet that fill no whole vector of the kernel, feet
+ * [f0, f1) of the block (f1 the crowd's end), run in one vector up to f1v
+ * instead of through the one-lane build: the lanes past the crowd's end
+ * are computed and never stored, as those of a character off for level of
+ * detail (SCRATCH_LIVE 0, job->on set; the crowd's foot and leg streams
+ * are padded to whole vectors of the widest kernel, and the batch's to
+ * CIK__PAD lanes). Their scratch starts at 0, so that they compute on
+ * defined values. The tail's feet get the vector kernel's bits, as every
+ * other foot (through the one-lane build they differed in the last
+ * bits, and cost about 5 percent of a 1,000-character frame on AVX-512:
+ * 16 feet). */
+static void tail_vector(const cik_foot_crowd *cr, cik__foot_job *job, int f0, int f1, int f1v)
+{
+    for (int k = 0; k < SCRATCH_COUNT; ++k)
+        memset(job->s[k] + (f1 - job->s0), 0, sizeof(float) * (size_t)(f1v - f1));
+    if (!job->on) {
+        float *live = job->s[SCRATCH_LIVE] - job->s0;
+        for (int f = f0; f < f1; ++f) live[f] = 1.0f;
+        job->on = cr->en;
+    }
+}
+
 /* Runs the plan's stages over characters [b, e) of the block whose
  * scratch starts at foot job->s0: whole groups of LOD_GROUP characters
  * (or the crowd's end); with `g`, over a gathered run (job's streams are
@@ -1053,18 +1070,25 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
     const frame_args *pa = fp->has_pa ? &fp->pa : NULL;
     const int f0 = 2 * b, f1 = 2 * e;
     float *const *cs = g ? g->c : cr->c;
+    /* the vector kernels' end: past f1 at the crowd's end (tail_vector) */
+    int fv = f1;
+    const unsigned char *on = job->on;
+    if (!g && (f1 - f0) % k->lanes != 0) {
+        fv = f0 + (f1 - f0 + k->lanes - 1) / k->lanes * k->lanes;
+        tail_vector(cr, job, f0, f1, fv);
+    }
     if (stages & (DO_PROBE | DO_PLACE)) pelvis_to_feet(cs, job, b, e);
-    if (stages & DO_PROBE) RUN(k, probe, job, f0, f1);
+    if (stages & DO_PROBE) RUN(k, probe, job, f0, fv);
     if (stages & DO_GROUND)
         for (job->point = 0; job->point < (job->ahead > 0.0f ? FOOT_PROBES : CIK_FOOT_POINTS); ++job->point) {
-            RUN(k, ground_cells, job, f0, f1);
-            RUN(k, ground, job, f0, f1);
+            RUN(k, ground_cells, job, f0, fv);
+            RUN(k, ground, job, f0, fv);
             cik__foot_ground_border(job, hf, f0, f1);
         }
     if (stages & DO_PLACE) {
-        RUN(k, place_a, job, f0, f1);
+        RUN(k, place_a, job, f0, fv);
         pelvis_drop(cs, job, pa, b, e);
-        RUN(k, place_b, job, f0, f1);
+        RUN(k, place_b, job, f0, fv);
     }
     /* the block's legs, while what place wrote is still in the cache */
     if (stages & DO_SOLVE) {
@@ -1077,9 +1101,9 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
         }
     }
     if (stages & DO_ALIGN) {
-        RUN(k, align, job, f0, f1);
+        RUN(k, align, job, f0, fv);
         /* the feet to settle (settle_add) */
-        RUN(k, settle, job, f0, f1);
+        RUN(k, settle, job, f0, fv);
         const float *moved = job->s[SCRATCH_NEED] - job->s0;
         const unsigned char *en = cr->bs.enabled;
         if (g) {
@@ -1092,6 +1116,7 @@ static void run_block(const frame_plan *fp, cik__foot_job *job, int b, int e, se
             if (moved[f] != 0.0f && en[f]) settle_add(fp, job, sp, f, 0);
     }
     if (g) gathered_scatter(cr, job, g);
+    job->on = on;
 }
 
 /* Level of detail: characters whose enable byte is 0 are left alone. A
@@ -1132,7 +1157,7 @@ static void run_in_place(const frame_plan *fp, cik__foot_job *job, int b, int e,
  * GATHER_CHARS at a time (the last repeated to fill the vectors, its
  * copies never stored) into rows side by side, run there, and scattered
  * back; the crowd's last feet that no whole vector holds run in place, as
- * they do with every character on (the one-lane kernel). Every stage of a
+ * they do with every character on (tail_vector). Every stage of a
  * foot is lane-wise and the gathered legs are solved by cik__solve_lanes,
  * so a character gets the bits it gets in place. The rows, the gathered
  * run's scratch with them, take the block's scratch (`buf`, GATHER_FLOATS
@@ -1143,7 +1168,7 @@ static __attribute__((noinline)) void run_gathered(const frame_plan *fp, cik__fo
 {
     cik_foot_crowd *cr = fp->cr;
     const int lanes = fp->k->lanes;
-    /* characters before the crowd's one-lane tail, in whole LOD groups */
+    /* characters before the crowd's last vector's (tail_vector), in whole LOD groups */
     int whole = 2 * cr->characters / lanes * lanes / 2 / LOD_GROUP * LOD_GROUP;
     whole = whole < b ? b : (whole > e ? e : whole);
     const int gl = 2 * GATHER_CHARS; /* lanes of a gathered run */
@@ -1506,8 +1531,8 @@ cik_status cik_foot_crowd_frame_range(const cik_foot_frame_plan *plan, int begin
     if (!fp) return CIK_ERROR_ARGUMENT;
     const int nc = fp->cr->characters;
     if (begin < 0 || begin > end || end > nc) return CIK_ERROR_ARGUMENT;
-    /* a bound inside a vector of feet would run those feet through the
-     * one-lane tail kernel, whose bits differ from the vector kernel's */
+    /* a bound inside a vector of feet: the ranges on either side would
+     * both store that vector (tail_vector's masked lanes) */
     if ((begin % ALIGN_CHARS != 0 && begin != nc) || (end % ALIGN_CHARS != 0 && end != nc))
         return CIK_ERROR_ARGUMENT;
     if (begin < end) run_part(fp, begin, end);

@@ -350,6 +350,17 @@ static void k_probe(const cik__foot_job *job, int begin, int end)
         /* the lowest animated point, and the foot's heading (heel to toe) */
         const vf py[3] = {P[0].y, P[1].y, P[2].y};
         vf lo_i, lo_y = least3(py, &lo_i);
+        /* the lowest point is the first of heel, ball and toe within 0.1
+         * mm of the lowest height (the pivot of a foot without a last
+         * frame, and of a lock that starts): a foot flat within rounding
+         * pivots on its heel, whatever an instruction set's last bits make
+         * lowest (the FMA builds' toe tip, the one-lane build's ball, a
+         * flat foot in tests/test_foot.c) */
+        {
+            const vf near_lo = v_add(lo_y, v_set1(0.02f * job->lift_contact));
+            lo_i = v_sel(v_le(py[1], near_lo), v_min(lo_i, one), lo_i);
+            lo_i = v_sel(v_le(py[0], near_lo), z, lo_i);
+        }
         vf fax = v_sub(P[2].x, P[0].x), faz = v_sub(P[2].z, P[0].z);
         /* the release blend so far: offset and heading turn fading out */
         vf bt = v_add(ld(cF, FOOT_BTIME, i), dt);
