@@ -318,8 +318,10 @@ typedef struct cik__foot_kernel {
     cik__herd_fn herd_output; /* solved rotations and feet */
 } cik__foot_kernel;
 
-/* The one-lane build (src/kernels/isa.c), which also runs the feet left
- * over at a crowd's end; the others are the dispatch table's. */
+/* The one-lane build (src/kernels/isa.c): the REFERENCE and SCALAR
+ * backends' kernel, and the herd's fallback for legs left over at its end
+ * (run_kernel in herd.c, where no live stream masks a last vector); the
+ * others are the dispatch table's. */
 extern const cik__foot_kernel cik__foot_kernel_scalar;
 
 /* The ground stage's scalar part (heightfield.c) for feet [begin, end) of

@@ -2,8 +2,10 @@
  * The foot stages' kernels, written once against the vector layer
  * (src/kernels/vec_<isa>.h and vec_wide.h) and compiled once per instruction
  * set by src/kernels/isa.c (with the CCD kernel), which includes a
- * vec_<isa>.h and defines CIK_FOOT_SYMBOL and CIK_IL first. The scalar build (one lane) also runs the feet
- * that do not fill a vector at the end of the crowd.
+ * vec_<isa>.h and defines CIK_FOOT_SYMBOL and CIK_IL first. The feet that
+ * do not fill a vector at the end of a crowd or a herd run in one more
+ * vector, its lanes past the end computed and never stored (pstore,
+ * h_st).
  *
  * A lane is a foot; the passes are the stages' per-foot math (docs/foot.md)
  * with every branch turned into selects: both sides are computed and the

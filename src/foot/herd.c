@@ -268,7 +268,9 @@ cik_status cik_herd_create_with(int character_count, const cik_herd_body *body, 
         return s;
     }
     size_t cstride = ((size_t)character_count + 15) & ~(size_t)15;
-    size_t fstride = ((size_t)h->feet + 15) & ~(size_t)15;
+    /* whole vectors of the widest kernel (16 lanes, two interleaved): the
+     * herd's last feet run in one (run_kernel) */
+    size_t fstride = ((size_t)h->feet + 31) & ~(size_t)31;
     if ((fstride * sizeof(float)) % 4096 == 0) fstride += 16; /* streams 4 KiB apart alias in L1 */
     size_t floats = cstride * HC_COUNT + fstride * HF_COUNT + cstride / 2; /* the enable and seen bytes */
     h->block_bytes = floats * sizeof(float) + 64;
@@ -499,11 +501,15 @@ static void root_of(const cik_herd *h, int base, int ch, int r, cik_vec3 *p, cik
     *q = unit(quat(h->c[k + 3][ch], h->c[k + 4][ch], h->c[k + 5][ch], h->c[k + 6][ch]));
 }
 
-/* A kernel pass over feet [f0, f1): whole vectors, then the one-lane build
- * for the feet left over (only at the herd's end). */
+/* A kernel pass over feet [f0, f1): whole vectors; the feet left over at
+ * the herd's end in one more, its lanes past the end computed and never
+ * stored (lod_chunk sets the live stream for it; the herd's streams are
+ * padded to whole vectors of the widest kernel), else through the
+ * one-lane build. */
 static void run_kernel(cik__herd_fn vec, cik__herd_fn one, int lanes, const cik__herd_job *job, int f0, int f1)
 {
     int mid = f0 + (f1 - f0) / lanes * lanes;
+    if (f1 > mid && job->live) mid += lanes;
     if (mid > f0) vec(job, f0, mid);
     if (f1 > mid) one(job, mid, f1);
 }
@@ -818,7 +824,10 @@ static int lod_chunk(const herd_args *a, int c0, int c1, int probe, herd_args *l
     if (!on) return 0;
     *la = *a;
     la->job.live = NULL;
-    if (on < c1 - c0) {
+    /* the herd's last feet that fill no whole vector run in one, its lanes
+     * past the end masked by the live stream (0 there: never written) */
+    const int tail = c1 == h->characters && (c1 - c0) * h->legs % a->k->lanes != 0;
+    if (on < c1 - c0 || tail) {
         float *live = h->f[HF_LIVE];
         for (int c = c0; c < c1; ++c)
             for (int l = 0; l < h->legs; ++l) live[c * h->legs + l] = h->en[c] ? 1.0f : 0.0f;
@@ -1035,8 +1044,8 @@ cik_status cik_herd_frame_range(const cik_herd_frame_plan *plan, int begin, int 
     if (!p) return CIK_ERROR_ARGUMENT;
     const int nc = p->a.h->characters;
     if (begin < 0 || begin > end || end > nc) return CIK_ERROR_ARGUMENT;
-    /* a bound inside a vector of feet would run those feet through the
-     * one-lane tail kernel, whose bits differ from the vector kernel's */
+    /* a bound inside a vector of feet: the ranges on either side would
+     * both store that vector (run_kernel's masked lanes) */
     if ((begin % CIK_HERD_RANGE_ALIGNMENT != 0 && begin != nc) || (end % CIK_HERD_RANGE_ALIGNMENT != 0 && end != nc))
         return CIK_ERROR_ARGUMENT;
     if (begin < end) plan_range(p, begin, end);
