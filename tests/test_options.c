@@ -347,7 +347,7 @@ T_KERNEL_TEST(options, backends_agree_with_every_option)
  * pass on every backend, and ends where the reference puts it. (The
  * knee's second closing, for what its closed form in float leaves, does
  * not change these legs: they pass without it.) */
-T_BACKEND_TEST(options, two_joint_limbs_close_the_knee_to_the_threshold)
+T_BACKEND_TEST(options, two_joint_limbs_meet_their_targets_in_one_pass)
 {
     const int n = 4000;
     const float threshold = 1e-5f;

@@ -319,9 +319,7 @@ typedef struct cik__foot_kernel {
 } cik__foot_kernel;
 
 /* The one-lane build (src/kernels/isa.c): the REFERENCE and SCALAR
- * backends' kernel, and the herd's fallback for legs left over at its end
- * (run_kernel in herd.c, where no live stream masks a last vector); the
- * others are the dispatch table's. */
+ * backends' kernel; the others are the dispatch table's. */
 extern const cik__foot_kernel cik__foot_kernel_scalar;
 
 /* The ground stage's scalar part (heightfield.c) for feet [begin, end) of

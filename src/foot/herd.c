@@ -501,20 +501,16 @@ static void root_of(const cik_herd *h, int base, int ch, int r, cik_vec3 *p, cik
     *q = unit(quat(h->c[k + 3][ch], h->c[k + 4][ch], h->c[k + 5][ch], h->c[k + 6][ch]));
 }
 
-/* A kernel pass over feet [f0, f1): whole vectors; the feet left over at
- * the herd's end in one more, its lanes past the end computed and never
- * stored (lod_chunk sets the live stream for it; the herd's streams are
- * padded to whole vectors of the widest kernel), else through the
- * one-lane build. */
-static void run_kernel(cik__herd_fn vec, cik__herd_fn one, int lanes, const cik__herd_job *job, int f0, int f1)
+/* A kernel pass over feet [f0, f1), whole vectors of it: the herd's last
+ * feet that fill no whole vector run in one more, its lanes past the end
+ * computed and never stored (lod_chunk sets the live stream for that
+ * chunk, 0 past the end; the herd's streams are padded to whole vectors of
+ * the widest kernel), as the crowd's (tail_vector in crowd.c). */
+static void run_kernel(cik__herd_fn vec, int lanes, const cik__herd_job *job, int f0, int f1)
 {
-    int mid = f0 + (f1 - f0) / lanes * lanes;
-    if (f1 > mid && job->live) mid += lanes;
-    if (mid > f0) vec(job, f0, mid);
-    if (f1 > mid) one(job, mid, f1);
+    if (f1 > f0) vec(job, f0, f0 + (f1 - f0 + lanes - 1) / lanes * lanes);
 }
-#define RUN(a, name, f0, f1) \
-    run_kernel((a)->k->name, cik__foot_kernel_scalar.name, (a)->k->lanes, &(a)->job, (f0), (f1))
+#define RUN(a, name, f0, f1) run_kernel((a)->k->name, (a)->k->lanes, &(a)->job, (f0), (f1))
 
 /* Stage 1 for characters [c0, c1): each foot gets its leg's animated root
  * and its character's floor, then the probe pass. */
