@@ -131,3 +131,14 @@ const cik__isa *cik__isa_usable(cik_backend backend)
     const cik__isa *r = row_of(backend);
     return row_usable(r) ? r : NULL;
 }
+
+int cik__crowd_prefetch(void)
+{
+#if defined(CIK_CROWD_PREFETCH)
+    return CIK_CROWD_PREFETCH != 0;
+#elif defined(__x86_64__) || defined(__i386__)
+    return !__builtin_cpu_is("intel");
+#else
+    return 1;
+#endif
+}

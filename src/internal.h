@@ -242,4 +242,16 @@ typedef struct cik__isa {
  * CPU (then cik_solve refuses it with CIK_ERROR_BACKEND_UNAVAILABLE). */
 const cik__isa *cik__isa_usable(cik_backend backend);
 
+/* Whether the foot crowd's frame asks for its next block's streams while a
+ * block runs (prefetch_block in src/foot/crowd.c; a crowd past
+ * CIK_PREFETCH_MIN_BYTES), by the CPU's maker (src/dispatch.c, with the
+ * library's other CPU tests): not on Intel's, whose own prefetchers follow
+ * the crowd's streams (10,000 characters were slower with it on an Intel
+ * Xeon, with any part of it or spread over the block's stages), on every
+ * other (8 to 21 percent faster with it on an AMD EPYC Zen 4; docs/foot.md,
+ * Speed, 0.36.0). The herd's and the solve's prefetches are not gated by
+ * it: the herd was faster with its own on both. CIK_CROWD_PREFETCH defined
+ * as 1 or 0 at build time fixes the choice. */
+int cik__crowd_prefetch(void);
+
 #endif /* CROWDIK_INTERNAL_H */

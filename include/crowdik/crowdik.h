@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #define CIK_VERSION_MAJOR 0
-#define CIK_VERSION_MINOR 35
+#define CIK_VERSION_MINOR 36
 #define CIK_VERSION_PATCH 0
 
 /* CIK_API marks the exported functions: the shared library is built with

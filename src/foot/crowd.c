@@ -1404,7 +1404,7 @@ static cik_status prepare(cik_foot_crowd *cr, const cik_foot_options *opt, float
     /* the legs are hip-knee chains (leg_chain): damped least-squares steps
      * as they had with the ankle in the chain */
     fp->solve.job.dls_min_joints = 2;
-    fp->prefetch = cr->block_bytes + cik__batch_bytes(cr->batch) > CIK_PREFETCH_MIN_BYTES;
+    fp->prefetch = cr->block_bytes + cik__batch_bytes(cr->batch) > CIK_PREFETCH_MIN_BYTES && cik__crowd_prefetch();
     s = cik__foot_check_dt(opt, dt);
     if (s != CIK_OK) return s;
     if (stages & DO_GROUND) {
