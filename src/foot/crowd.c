@@ -782,7 +782,8 @@ typedef struct frame_plan {
     int stages;
     int threads; /* options.solver.threads (run_stages only) */
     int has_hf, has_pa;
-    int prefetch; /* 1: the crowd's state is past CIK_PREFETCH_MIN_BYTES (prefetch_block) */
+    int prefetch; /* 1: the crowd's state is past CIK_PREFETCH_MIN_BYTES on a CPU whose prefetchers
+                   * do not follow its streams (prefetch_block, cik__crowd_prefetch) */
     cik_foot_crowd *cr;
     const cik__foot_kernel *k;
     cik_heightfield hf; /* a copy of the view, not of the heights */
@@ -1268,7 +1269,10 @@ static void follow_enable(const frame_plan *fp, int b, int e)
  * characters (18.5 MB), 0.33.0 against 0.34.0 side by side: 5.58 -> 4.42
  * ms on one thread, 2.56 -> 2.12 on two; 1,000 characters (1.9 MB, in the
  * caches) about 4 percent slower with it, so only a crowd past
- * CIK_PREFETCH_MIN_BYTES asks (docs/foot.md, Speed, 0.34.0).
+ * CIK_PREFETCH_MIN_BYTES asks (docs/foot.md, Speed, 0.34.0), and not on
+ * an Intel CPU, whose own prefetchers follow these streams and where the
+ * prefetch made 10,000 characters slower (cik__crowd_prefetch in
+ * src/dispatch.c; docs/foot.md, Speed, 0.36.0).
  * Prefetches change no value. Not kept: the heights under the next
  * block's feet, asked for from where its probes were in the last frame
  * (the ground stage asks for its rows a few vectors ahead itself,
