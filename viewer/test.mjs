@@ -93,7 +93,7 @@ if (args.measure) {
   const frames = await tab.evaluate(() => window.crowdikViewer.frame());
   console.log(`frame rate (page timer, per second): ${samples.map((x) => x.toFixed(1)).join(' ')}; now at frame ${frames}`);
   console.log(`pixel scale (per second): ${scales.join(' ')}`);
-  const steady = samples.slice(2);
+  const steady = samples.length > 2 ? samples.slice(2) : samples; /* the first two seconds warm up */
   console.log(`frame rate: median ${steady.sort((a, b) => a - b)[steady.length >> 1].toFixed(1)} fps over ${steady.length} s`);
 }
 if (args.shot) {
