@@ -4,7 +4,8 @@
  * foot.h names. The kernels clamp with vec_math.h's limit_clamp; the
  * reference has its own (it shares no code with the kernels). These follow
  * the specification (docs/solver.md): w >= 0 first, a hinge keeps only the
- * rotation about its axis, the swing angle is 2 atan2(|swing.xyz|, swing.w)
+ * rotation about its axis, an angle outside its range goes to the nearer
+ * bound round the circle, the swing angle is 2 atan2(|swing.xyz|, swing.w)
  * (precise for small swings, where 2 acos(swing.w) is not).
  */
 #include "crowdik/crowdik.h"
@@ -33,9 +34,9 @@ float cik_limit_excess(const cik_limit *l, cik_quat q)
     cik_vec3 axis = vec3_normalize(l->axis);
     float angle;
     cik_quat twist = twist_of(&q, axis, &angle);
-    float e = 0.0f;
-    if (angle > l->max_angle) e = angle - l->max_angle;
-    if (angle < l->min_angle) e = l->min_angle - angle;
+    /* round the circle to the nearer bound */
+    float e = fabsf(angle - clamp_angle_circular(angle, l->min_angle, l->max_angle));
+    if (e > 3.14159265358979f) e = 2.0f * 3.14159265358979f - e;
     cik_quat swing = quat_mul(q, quat_conj(twist));
     float sangle = 2.0f * atan2f(vec3_length(vec3(swing.x, swing.y, swing.z)), fabsf(swing.w));
     /* a hinge allows no swing at all, a swing-twist joint up to swing_max */
@@ -50,7 +51,7 @@ cik_quat cik_limit_apply(const cik_limit *l, cik_quat q)
     cik_vec3 axis = vec3_normalize(l->axis);
     float angle;
     cik_quat twist = twist_of(&q, axis, &angle);
-    cik_quat clamped = quat_axis_angle(clampf(angle, l->min_angle, l->max_angle), axis.x, axis.y, axis.z);
+    cik_quat clamped = quat_axis_angle(clamp_angle_circular(angle, l->min_angle, l->max_angle), axis.x, axis.y, axis.z);
     if (l->type == CIK_LIMIT_HINGE) return clamped;
     cik_quat swing = quat_mul(q, quat_conj(twist));
     if (swing.w < 0.0f) swing = quat(-swing.x, -swing.y, -swing.z, -swing.w);

@@ -123,12 +123,21 @@ static float wrap_angle(float a)
     return a;
 }
 
+/* An angle in [-pi, pi] clamped to [min, max] on the circle: one outside
+ * goes to the bound it is nearer to round either way, max where it lies
+ * counterclockwise of the range's middle (docs/solver.md). */
+static float clamp_circular(float angle, float min_angle, float max_angle)
+{
+    if (angle >= min_angle && angle <= max_angle) return angle;
+    return wrap_angle(angle - 0.5f * (min_angle + max_angle)) >= 0.0f ? max_angle : min_angle;
+}
+
 /* The angle of q about `axis` (q assumed to have w >= 0), and q rebuilt as a
  * rotation about the axis alone with that angle clamped to [min, max]. */
 static quat clamp_about_axis(quat q, vec3 axis, float min_angle, float max_angle)
 {
     float angle = 2.0f * atan2f(dot(v3(q.x, q.y, q.z), axis), q.w);
-    return angle_axis(clampf(angle, min_angle, max_angle), axis);
+    return angle_axis(clamp_circular(angle, min_angle, max_angle), axis);
 }
 
 /* SPEC joint limits, applied to a local rotation. */

@@ -18,6 +18,20 @@
 
 static inline float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
+/* An angle in [-pi, pi] clamped to [lo, hi] (-pi <= lo <= hi <= pi) on the
+ * circle, as the solver's joint limits clamp (docs/solver.md): one outside
+ * goes to the bound it is nearer to round either way (the max where it
+ * lies counterclockwise of the range's middle). */
+static inline float clamp_angle_circular(float a, float lo, float hi)
+{
+    if (a >= lo && a <= hi) return a;
+    const float pi = 3.14159265358979f;
+    float d = a - 0.5f * (lo + hi);
+    if (d > pi) d -= 2.0f * pi;
+    if (d < -pi) d += 2.0f * pi;
+    return d >= 0.0f ? hi : lo;
+}
+
 static inline cik_vec3 vec3(float x, float y, float z)
 {
     cik_vec3 v = {x, y, z};

@@ -93,29 +93,49 @@ static double hinge_result(cik_backend be, float lo, float hi, double theta, int
     return t_angle_about(q, t_v3(0, 0, 1));
 }
 
+/* Where an angle outside [lo, hi] goes: to the bound nearer round the
+ * circle, the max where it lies counterclockwise of the range's middle
+ * (docs/solver.md). */
+static double nearer_bound(double theta, double lo, double hi)
+{
+    if (theta >= lo && theta <= hi) return theta;
+    double d = theta - 0.5 * (lo + hi);
+    if (d > M_PI) d -= 2 * M_PI;
+    if (d < -M_PI) d += 2 * M_PI;
+    return d >= 0 ? hi : lo;
+}
+
 T_BACKEND_TEST(limits, hinge_near_pi_half_angle_pitfall)
 {
     for (int k = -179; k <= 179; k += 2) {
         double theta = k * M_PI / 180.0;
         int ok;
-        /* [0, 3.14159]: negative angles clamp to 0 */
+        /* [0, 3.14159]: angles down to -90 degrees clamp to 0, those past it
+         * to 3.14159 (nearer round the back) */
         double a = hinge_result(be, 0.0f, 3.14159f, theta, &ok);
-        double want = theta < 0 ? 0.0 : theta;
+        double want = theta >= 0 ? theta : (theta > -M_PI / 2 ? 0.0 : 3.14159);
         cr_assert(ok && fabs(a - want) < 1e-4, "%s [0, 3.14159] theta %.6f: angle %.9g, expected %.9g",
                   cik_backend_name(be), theta, a, want);
-        /* [-3.14159, 0]: positive angles clamp to 0 */
+        /* [-3.14159, 0]: angles up to 90 degrees clamp to 0, those past it
+         * to -3.14159 */
         a = hinge_result(be, -3.14159f, 0.0f, theta, &ok);
-        want = theta > 0 ? 0.0 : theta;
+        want = theta <= 0 ? theta : (theta < M_PI / 2 ? 0.0 : -3.14159);
         cr_assert(ok && fabs(a - want) < 1e-4, "%s [-3.14159, 0] theta %.6f: angle %.9g, expected %.9g",
                   cik_backend_name(be), theta, a, want);
         /* [-3.14159, 3.14159]: everything in range is reached */
         a = hinge_result(be, -3.14159f, 3.14159f, theta, &ok);
         cr_assert(ok && fabs(a - theta) < 1e-4, "%s [-3.14159, 3.14159] theta %.6f: angle %.9g",
                   cik_backend_name(be), theta, a);
-        /* a narrow range containing 0: the nearer bound */
+        /* a narrow range containing 0: the nearer bound round the circle
+         * (theta below -162.8 degrees goes to 1.3) */
         a = hinge_result(be, -0.7f, 1.3f, theta, &ok);
-        want = theta < -0.7 ? -0.7 : (theta > 1.3 ? 1.3 : theta);
+        want = nearer_bound(theta, -0.7f, 1.3f);
         cr_assert(ok && fabs(a - want) < 1e-4, "%s [-0.7, 1.3] theta %.6f: angle %.9g, expected %.9g",
+                  cik_backend_name(be), theta, a, want);
+        /* a range off 0: [0.4, 2.2], the middle 1.3, the far side at -1.84 */
+        a = hinge_result(be, 0.4f, 2.2f, theta, &ok);
+        want = nearer_bound(theta, 0.4f, 2.2f);
+        cr_assert(ok && fabs(a - want) < 1e-4, "%s [0.4, 2.2] theta %.6f: angle %.9g, expected %.9g",
                   cik_backend_name(be), theta, a, want);
     }
     /* exactly behind: a half turn about the hinge axis, angle pi, beyond
@@ -191,6 +211,31 @@ Test(limit_apply, hinge_clamps_drops_off_axis_and_measures)
     assert_quat(cik_limit_apply(&l, aa(0.2f, 1, 0, 0)), t_q(0, 0, 0, 1), 1e-6f, "off axis");
     cr_assert_float_eq(cik_limit_excess(&l, aa(0.2f, 1, 0, 0)), 0.2f, 1e-5f);
     cr_assert_float_eq(cik_limit_excess(&l, aa(0.3f, 0, 0, 1)), 0.0f, 0.0f);
+}
+
+/* Past a bound across the half turn: a knee bent to -pi (range [-pi, 0])
+ * and 0.2 rad further is +pi - 0.2 after w >= 0; it goes back to -pi, 0.2
+ * away, not to 0, 2.94 away round the other side. Likewise a range off 0
+ * on both of its sides, and the excess is the distance to that bound. */
+Test(limit_apply, nearer_bound_round_the_circle)
+{
+    const float pi = 3.14159265f;
+    cik_limit knee = {CIK_LIMIT_HINGE, t_v3(0, 0, 1), -pi, 0.0f, 0.0f};
+    cik_quat q = cik_limit_apply(&knee, aa(pi - 0.2f, 0, 0, 1));
+    cr_assert(fabs(t_angle_about(q, t_v3(0, 0, 1)) + pi) < 1e-5 || fabs(t_angle_about(q, t_v3(0, 0, 1)) - pi) < 1e-5,
+              "knee past -pi: angle %.7g, expected -pi", t_angle_about(q, t_v3(0, 0, 1)));
+    cr_assert_float_eq(cik_limit_excess(&knee, aa(pi - 0.2f, 0, 0, 1)), 0.2f, 1e-5f);
+    assert_quat(cik_limit_apply(&knee, aa(1.2f, 0, 0, 1)), aa(0.0f, 0, 0, 1), 1e-6f, "knee past 0");
+    cr_assert_float_eq(cik_limit_excess(&knee, aa(1.2f, 0, 0, 1)), 1.2f, 1e-5f);
+    /* [0.4, 2.2]: the middle 1.3, the far side's middle 1.3 - pi = -1.84 */
+    cik_limit h = {CIK_LIMIT_HINGE, t_v3(0, 0, 1), 0.4f, 2.2f, 0.0f};
+    assert_quat(cik_limit_apply(&h, aa(-1.7f, 0, 0, 1)), aa(0.4f, 0, 0, 1), 1e-6f, "just above the far side's middle");
+    assert_quat(cik_limit_apply(&h, aa(-2.0f, 0, 0, 1)), aa(2.2f, 0, 0, 1), 1e-6f, "just below it");
+    cr_assert_float_eq(cik_limit_excess(&h, aa(-2.0f, 0, 0, 1)), 2 * pi - 4.2f, 1e-5f);
+    cr_assert_float_eq(cik_limit_excess(&h, aa(3.0f, 0, 0, 1)), 0.8f, 1e-5f);
+    /* a swing-twist joint's twist the same way */
+    cik_limit st = {CIK_LIMIT_SWING_TWIST, t_v3(0, 1, 0), -pi, -1.0f, 0.5f};
+    assert_quat(cik_limit_apply(&st, aa(pi - 0.1f, 0, 1, 0)), aa(-pi, 0, 1, 0), 1e-6f, "twist past -pi");
 }
 
 Test(limit_apply, swing_twist_clamps_each_part)

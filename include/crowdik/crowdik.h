@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #define CIK_VERSION_MAJOR 0
-#define CIK_VERSION_MINOR 36
+#define CIK_VERSION_MINOR 37
 #define CIK_VERSION_PATCH 0
 
 /* CIK_API marks the exported functions: the shared library is built with
@@ -109,10 +109,12 @@ CIK_API const char *cik_version(void);
 typedef enum cik_limit_type {
     CIK_LIMIT_NONE = 0,
     /** A hinge about `axis`: the joint keeps only the rotation about the axis,
-     *  its angle clamped to [min_angle, max_angle]. */
+     *  its angle clamped to [min_angle, max_angle] (an angle outside goes to
+     *  the bound nearer round the circle: a knee of [-pi, 0] turned a little
+     *  past -pi stays at -pi; docs/solver.md). */
     CIK_LIMIT_HINGE = 1,
     /** Ball and socket: the rotation is split into a twist about `axis`
-     *  (clamped to [min_angle, max_angle]) and a swing whose angle is clamped
+     *  (clamped to [min_angle, max_angle] as a hinge's angle) and a swing whose angle is clamped
      *  to swing_max. */
     CIK_LIMIT_SWING_TWIST = 2
 } cik_limit_type;

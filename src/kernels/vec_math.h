@@ -92,13 +92,20 @@ CIK_INLINE void normalize_pair(vf *s, vf *c)
  * range whose half-angle sines and cosines are given, and returns the
  * rotation (axis * s, c). h > phi <=> sin(h - phi) = s cos(phi) - c sin(phi)
  * > 0, valid because both half-angles lie in [-pi/2, pi/2]. Comparing s with
- * sin(phi) instead would fail near +-pi/2, where sin is flat. */
+ * sin(phi) instead would fail near +-pi/2, where sin is flat. An angle
+ * outside the range goes to the bound nearer round the circle
+ * (docs/solver.md): the angle's distance to a bound round the circle is
+ * twice the half-angles' distance d in [0, pi/2], where sin^2 grows with
+ * d, and sin^2 has period pi, so the nearer bound is the one whose sine
+ * above, sin(h - phi), is the smaller in magnitude (the max on a tie). */
 CIK_INLINE vq clamp_about_axis(vf s, vf c, v3 axis, vf smin, vf cmin, vf smax, vf cmax)
 {
-    vm above = v_gt(v_fnma(c, smax, v_mul(s, cmax)), v_set1(0.0f));
-    vm below = v_lt(v_fnma(c, smin, v_mul(s, cmin)), v_set1(0.0f));
-    s = v_sel(above, smax, v_sel(below, smin, s));
-    c = v_sel(above, cmax, v_sel(below, cmin, c));
+    const vf z = v_set1(0.0f);
+    const vf dmax = v_fnma(c, smax, v_mul(s, cmax)), dmin = v_fnma(c, smin, v_mul(s, cmin));
+    const vm out = w_or(v_gt(dmax, z), v_lt(dmin, z));
+    const vm to_max = v_ge(v_mul(dmin, dmin), v_mul(dmax, dmax));
+    s = v_sel(out, v_sel(to_max, smax, smin), s);
+    c = v_sel(out, v_sel(to_max, cmax, cmin), c);
     vq r = {v_mul(axis.x, s), v_mul(axis.y, s), v_mul(axis.z, s), c};
     return r;
 }
