@@ -154,6 +154,27 @@ static void check_rsqrt(void)
     }
     /* one float ulp relative is 2^-23 at most; 3 ulp */
     CHECK(worst <= 3.0 * 0x1p-23, "rsqrt worst relative error %.3g (> 3 ulp)", worst);
+#if CIK_EXACT_RSQRT
+    /* CROWDIK_EXACT_RSQRT: 1 / sqrtf, both correctly rounded, bit for bit
+     * (the same bits on every CPU maker) over every float of [1, 4), where
+     * sqrt's mantissa takes each of its values, and a sweep of magnitudes */
+    long differ = 0;
+    for (uint32_t u = 0x3f800000u; u < 0x40800000u; u += 7) {
+        float x;
+        memcpy(&x, &u, sizeof x);
+        lanes r = out(n_rsqrt(n_set1(x)));
+        float want = 1.0f / sqrtf(x);
+        for (int i = 0; i < L; ++i) differ += memcmp(&r.f[i], &want, sizeof want) != 0;
+    }
+    for (int k = 0; k <= 24000; ++k) {
+        float x = (float)pow(10.0, -30.0 + 60.0 * k / 24000.0);
+        lanes r = out(n_rsqrt(n_set1(x)));
+        float want = 1.0f / sqrtf(x);
+        for (int i = 0; i < L; ++i) differ += memcmp(&r.f[i], &want, sizeof want) != 0;
+    }
+    CHECK(differ == 0, "exact rsqrt: %ld lanes differ from 1 / sqrtf", differ);
+    printf("vec_layer %s: exact rsqrt (CROWDIK_EXACT_RSQRT): 1 / sqrtf bit for bit\n", STR(CIK_ISA_BACKEND));
+#endif
     printf("vec_layer %s: rsqrt worst relative error %.3g (%.2f ulp of 2^-23)\n", STR(CIK_ISA_BACKEND), worst,
            worst / 0x1p-23);
 }

@@ -37,6 +37,11 @@ CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f
 CIK_INLINE cik_nf n_floor(cik_nf a) { return _mm256_floor_ps(a); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm256_xor_ps(_mm256_set1_ps(-0.0f), a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm256_sqrt_ps(a); }
+#if CIK_EXACT_RSQRT
+/* 1 / sqrt(a), both correctly rounded: the same bits on every CPU maker
+ * (CROWDIK_EXACT_RSQRT), where the estimate below is each maker's own. */
+CIK_INLINE cik_nf n_rsqrt(cik_nf a) { return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(a)); }
+#else
 /* 12-bit estimate and one Newton step, ~23 bits. */
 CIK_INLINE cik_nf n_rsqrt(cik_nf a)
 {
@@ -44,6 +49,7 @@ CIK_INLINE cik_nf n_rsqrt(cik_nf a)
     __m256 h = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), a), _mm256_mul_ps(y, y));
     return _mm256_mul_ps(y, _mm256_sub_ps(_mm256_set1_ps(1.5f), h));
 }
+#endif
 CIK_INLINE cik_nm n_lt(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }

@@ -37,6 +37,11 @@ CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm512_abs_ps(a); }
 CIK_INLINE cik_nf n_floor(cik_nf a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm512_sub_ps(_mm512_setzero_ps(), a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm512_sqrt_ps(a); }
+#if CIK_EXACT_RSQRT
+/* 1 / sqrt(a), both correctly rounded: the same bits on every CPU maker
+ * (CROWDIK_EXACT_RSQRT), where the estimate below is each maker's own. */
+CIK_INLINE cik_nf n_rsqrt(cik_nf a) { return _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_sqrt_ps(a)); }
+#else
 /* 14-bit estimate and one Newton step: full single precision. */
 CIK_INLINE cik_nf n_rsqrt(cik_nf a)
 {
@@ -44,6 +49,7 @@ CIK_INLINE cik_nf n_rsqrt(cik_nf a)
     __m512 h = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), a), _mm512_mul_ps(y, y));
     return _mm512_mul_ps(y, _mm512_sub_ps(_mm512_set1_ps(1.5f), h));
 }
+#endif
 CIK_INLINE cik_nm n_lt(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
 CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }

@@ -37,6 +37,11 @@ CIK_INLINE cik_nf n_abs(cik_nf a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a);
 CIK_INLINE cik_nf n_floor(cik_nf a) { return _mm_floor_ps(a); }
 CIK_INLINE cik_nf n_neg(cik_nf a) { return _mm_xor_ps(_mm_set1_ps(-0.0f), a); }
 CIK_INLINE cik_nf n_sqrt(cik_nf a) { return _mm_sqrt_ps(a); }
+#if CIK_EXACT_RSQRT
+/* 1 / sqrt(a), both correctly rounded: the same bits on every CPU maker
+ * (CROWDIK_EXACT_RSQRT), where the estimate below is each maker's own. */
+CIK_INLINE cik_nf n_rsqrt(cik_nf a) { return _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(a)); }
+#else
 /* 12-bit estimate and one Newton step: y' = y (1.5 - 0.5 a y^2), ~23 bits. */
 CIK_INLINE cik_nf n_rsqrt(cik_nf a)
 {
@@ -44,6 +49,7 @@ CIK_INLINE cik_nf n_rsqrt(cik_nf a)
     __m128 h = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), a), _mm_mul_ps(y, y));
     return _mm_mul_ps(y, _mm_sub_ps(_mm_set1_ps(1.5f), h));
 }
+#endif
 CIK_INLINE cik_nm n_lt(cik_nf a, cik_nf b) { return _mm_cmplt_ps(a, b); }
 CIK_INLINE cik_nm n_le(cik_nf a, cik_nf b) { return _mm_cmple_ps(a, b); }
 CIK_INLINE cik_nm n_gt(cik_nf a, cik_nf b) { return _mm_cmpgt_ps(a, b); }
