@@ -4,8 +4,7 @@
 # test through CTest: the Criterion suites, the validation tool on every
 # backend this CPU runs, the aarch64 cross build under qemu, the benchmark
 # quick mode, the tools' bad-input checks, valgrind, the libFuzzer targets
-# (a bounded run each), a build with CROWDIK_EXACT_RSQRT, the sanitizer
-# build and the ThreadSanitizer build.
+# (a bounded run each), the sanitizer build and the ThreadSanitizer build.
 #
 #   tools/test.sh                      # from the repository root
 #   BUILD_DIR=out tools/test.sh
@@ -64,18 +63,6 @@ for log in "$build"/tests/fuzz/fuzz-*/fuzz.log; do
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n1 || true)
     echo "crowdik: ${t/-/_}: ${runs:-?} executions (${rate:-?} per second) in ${FUZZ_SECONDS}s"
 done
-
-# CROWDIK_EXACT_RSQRT=ON: the x86 kernels' 1 / sqrt as a square root and a
-# division, the same bits on every CPU maker (README, Determinism): the
-# vector layer bit for bit against 1 / sqrtf, every kernel against the
-# reference, the limits and the two-bone cases on every backend.
-exact=${build}-exact
-cmake -S . -B "$exact" -DCMAKE_BUILD_TYPE=Release -DCROWDIK_WERROR=ON -DCROWDIK_EXACT_RSQRT=ON \
-    -DCROWDIK_BUILD_BENCH=OFF -DCROWDIK_BUILD_EXAMPLES=OFF >/dev/null
-rows=$(cmake --build "$exact" --target help | grep -o 'vec_layer_[a-z0-9_.]*' | sort -u | tr '\n' ' ')
-cmake --build "$exact" -j "$jobs" --target crowdik_validate test_validation test_limits test_two_bone $rows
-ctest --test-dir "$exact" -R '^(vec_layer_|validate_backends$|test_validation$|test_limits$|test_two_bone$)' \
-    --output-on-failure -j "$jobs"
 
 # The Criterion suites again under AddressSanitizer and UBSan: any report
 # fails the test (-fno-sanitize-recover=all), and every test ends with a leak
